@@ -1,0 +1,199 @@
+"""Typed catalogue entries: hardware systems, link technologies and power sources.
+
+Plugins return these objects. Every numeric field carries its unit in its name,
+every entry carries the source of its figures, and construction validates types
+and physical ranges the same way user data is validated, so a plugin cannot
+hand the model a negative power or a latency of light faster than in vacuum.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Literal
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from geomodel.geo import Location
+
+EntryName = Annotated[
+    str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]*$", min_length=1, max_length=64)
+]
+SourceType = Literal["vendor", "paper", "agency", "press", "estimate"]
+
+#: Columns of the frame a power source's profile returns, with units.
+PROFILE_COLUMNS: dict[str, str] = {
+    "capacity_factor": "1",
+    "price_usd_per_mwh": "USD/MWh",
+    "carbon_kg_per_mwh": "kgCO2e/MWh",
+}
+
+
+class CatalogEntry(BaseModel):
+    """Fields every catalogue entry has: a unique name and where its figures come from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    name: EntryName = Field(description="unique catalogue name, lower case")
+    source: str = Field(min_length=1, description="where the figures come from")
+    source_type: SourceType = Field(description="kind of the main source")
+    figure_sources: dict[str, str] = Field(
+        default_factory=dict,
+        description="field name -> 'source [type]' for figures that differ from the main source",
+    )
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _figure_sources_name_fields(self) -> CatalogEntry:
+        unknown = set(self.figure_sources) - set(type(self).model_fields)
+        if unknown:
+            raise ValueError(f"figure_sources names unknown fields: {sorted(unknown)}")
+        return self
+
+
+class HardwareSystem(CatalogEntry):
+    """The unit you buy and power: an 8-GPU server, an NVL72 rack, a CloudMatrix 384."""
+
+    vendor: str
+    system: str = Field(description="display name")
+    chip: str
+    chips_per_system: int = Field(gt=0)
+    scale_up_domain_chips: int = Field(gt=0, description="chips on one high-bandwidth bus")
+    racks_per_system: float = Field(gt=0, le=1000)
+    bf16_dense_pflops_per_chip: float = Field(gt=0, le=100)
+    fp8_dense_pflops_per_chip: float | None = Field(default=None, gt=0, le=200)
+    hbm_gb_per_chip: float = Field(gt=0, le=10_000)
+    active_power_kw_per_chip: float = Field(
+        ge=0.05, le=5, description="at load, incl. the chip's share of host, switch and fans"
+    )
+    idle_power_kw_per_chip: float = Field(ge=0, le=5, description="powered but idle, same scope")
+    scale_up_bandwidth_gbyte_s_per_chip: float = Field(gt=0, description="bidirectional")
+    scale_out_bandwidth_gbit_s_per_chip: float = Field(gt=0)
+    mtbf_hours_per_chip: float = Field(gt=0, description="mean time between job-interrupting faults")
+    capex_usd_per_system: float | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _idle_below_active(self) -> HardwareSystem:
+        if self.idle_power_kw_per_chip > self.active_power_kw_per_chip:
+            raise ValueError(
+                f"idle_power_kw_per_chip {self.idle_power_kw_per_chip} exceeds "
+                f"active_power_kw_per_chip {self.active_power_kw_per_chip}"
+            )
+        return self
+
+    @property
+    def power_kw_per_system(self) -> float:
+        """All-in power of one system at load."""
+        return self.active_power_kw_per_chip * self.chips_per_system
+
+    @property
+    def bf16_dense_pflops_per_system(self) -> float:
+        return self.bf16_dense_pflops_per_chip * self.chips_per_system
+
+    def dense_pflops_per_chip(self, precision: Literal["bf16", "fp8"]) -> float:
+        """Dense peak per chip at a precision; chips without FP8 run FP8 work at BF16 rate."""
+        if precision == "fp8" and self.fp8_dense_pflops_per_chip is not None:
+            return self.fp8_dense_pflops_per_chip
+        return self.bf16_dense_pflops_per_chip
+
+
+class LinkTechnology(CatalogEntry):
+    """How a data-centre interconnect route is built: fibre kind plus coherent optics."""
+
+    fibre_kind: Literal["standard_smf", "hollow_core"]
+    optics: str
+    latency_us_per_km: float = Field(ge=3.0, le=6.0, description="one-way propagation")
+    capacity_gbit_s_per_fibre_pair: float = Field(gt=0, le=1_000_000)
+    transceiver_power_w_per_gbit_s: float = Field(
+        ge=0, le=10, description="both ends of the link, per Gb/s of lit capacity"
+    )
+    amplifier_power_w_per_span: float = Field(ge=0, le=100_000, description="per fibre pair")
+    span_km: float = Field(gt=0, le=1000, description="distance between in-line amplifiers")
+    reach_km: float = Field(gt=0, le=20_000, description="unregenerated reach")
+    route_factor: float = Field(ge=1.0, le=3.0, description="fibre route km / great-circle km")
+    capex_usd_per_km: float | None = Field(default=None, gt=0)
+
+    def one_way_latency_ms(self, route_km: float) -> float:
+        return route_km * self.latency_us_per_km / 1000.0
+
+    def amplifier_spans(self, route_km: float) -> int:
+        """In-line amplifier sites on a route (none on a single span)."""
+        return max(0, math.ceil(route_km / self.span_km) - 1)
+
+    def power_w(self, route_km: float, capacity_gbit_s: float, fibre_pairs: int = 1) -> float:
+        """Electrical power of a route lit at ``capacity_gbit_s``: optics plus amplifiers."""
+        optics_w = capacity_gbit_s * self.transceiver_power_w_per_gbit_s
+        amplifiers_w = self.amplifier_spans(route_km) * self.amplifier_power_w_per_span
+        return optics_w + amplifiers_w * fibre_pairs
+
+
+class PowerSource(CatalogEntry):
+    """A grid region or a generator: mean price and carbon plus an hourly profile.
+
+    Subclasses override :meth:`hourly_profile`; the base profile is flat at the
+    catalogue means, which is right for firm sources (nuclear, gas, reservoir hydro).
+    """
+
+    kind: str = Field(pattern=r"^[a-z][a-z_]*$", description="grid, solar, wind, hydro, ...")
+    price_usd_per_mwh: float = Field(ge=-500, le=5000, description="annual mean")
+    carbon_kg_per_mwh: float = Field(ge=0, le=2000, description="annual mean, = gCO2e/kWh")
+    carbon_basis: str = Field(default="lifecycle", description="lifecycle or direct CO2")
+    capacity_factor: float = Field(gt=0, le=1, description="annual mean of the profile")
+    location: Location | None = Field(
+        default=None, description="where a grid region is (for grid sources)"
+    )
+    country: str | None = None
+
+    def hourly_profile(self, location: Location, time_index: pd.DatetimeIndex) -> pd.DataFrame:
+        """Capacity factor (0..1), price (USD/MWh) and carbon (kgCO2e/MWh) per hour.
+
+        ``time_index`` is hourly and timezone-aware; the result has exactly that
+        index and the columns of :data:`PROFILE_COLUMNS`.
+        """
+        n = len(time_index)
+        return pd.DataFrame(
+            {
+                "capacity_factor": np.full(n, self.capacity_factor),
+                "price_usd_per_mwh": np.full(n, self.price_usd_per_mwh),
+                "carbon_kg_per_mwh": np.full(n, self.carbon_kg_per_mwh),
+            },
+            index=time_index,
+        )
+
+    def profile(self, location: Location, time_index: pd.DatetimeIndex) -> pd.DataFrame:
+        """The hourly profile, checked: right index, columns, bounds and no gaps."""
+        check_time_index(time_index)
+        frame = self.hourly_profile(location, time_index)
+        check_profile(frame, time_index, self.name)
+        return frame
+
+
+def check_time_index(time_index: pd.DatetimeIndex) -> None:
+    """Profiles are asked for on an hourly, timezone-aware, increasing index."""
+    if not isinstance(time_index, pd.DatetimeIndex):
+        raise TypeError(f"time_index must be a pandas DatetimeIndex, got {type(time_index)}")
+    if time_index.tz is None:
+        raise ValueError("time_index must be timezone-aware")
+    if len(time_index) > 1:
+        steps = time_index[1:] - time_index[:-1]
+        if not (steps == pd.Timedelta(hours=1)).all():
+            raise ValueError("time_index must be hourly and increasing")
+
+
+def check_profile(frame: pd.DataFrame, time_index: pd.DatetimeIndex, name: str) -> None:
+    """Raise ValueError naming the source when a profile breaks the contract."""
+    missing = set(PROFILE_COLUMNS) - set(frame.columns)
+    if missing:
+        raise ValueError(f"power source {name!r}: profile lacks columns {sorted(missing)}")
+    if not frame.index.equals(time_index):
+        raise ValueError(f"power source {name!r}: profile index differs from the requested one")
+    values = frame[list(PROFILE_COLUMNS)]
+    if values.isna().any().any():
+        first = values[values.isna().any(axis=1)].index[0]
+        raise ValueError(f"power source {name!r}: profile has gaps, first at {first}")
+    cf = values["capacity_factor"]
+    if (cf < 0).any() or (cf > 1).any():
+        raise ValueError(f"power source {name!r}: capacity factor outside [0, 1]")
+    if (values["carbon_kg_per_mwh"] < 0).any():
+        raise ValueError(f"power source {name!r}: negative carbon intensity")

@@ -1,0 +1,72 @@
+"""The ``geomodel`` command: a thin shell over the library.
+
+Errors meant for the user are printed as one line on stderr; ``--debug``
+anywhere on the command line shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+import typer
+
+from geomodel.cli import analysis, plugins_command
+from geomodel.errors import GeomodelError, UsageError
+
+app = typer.Typer(
+    name="geomodel",
+    help="Plan where AI compute runs across geo-distributed data centres.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("plugins")(plugins_command.plugins)
+analysis.register(app)
+
+DEBUG_FLAG = "--debug"
+
+
+@app.callback()
+def _root(
+    debug: bool = typer.Option(False, DEBUG_FLAG, help="Show Python tracebacks on errors."),
+) -> None:
+    """Plan where AI compute runs across geo-distributed data centres."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; return the exit code (0 ok, 1 failed check, 2 bad usage)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = DEBUG_FLAG in args
+    try:
+        app(args=args, prog_name="geomodel", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.ClickException as error:
+        error.show()
+        return error.exit_code
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 130
+    except GeomodelError as error:
+        if debug:
+            raise
+        click.echo(f"Error: {error}", err=True)
+        return 2 if isinstance(error, UsageError) else 1
+    except Exception:
+        if debug:
+            raise
+        import traceback
+
+        click.echo(
+            f"Internal error: {traceback.format_exc(limit=0).strip()}\n"
+            "Rerun with --debug for the traceback and report it as a bug.",
+            err=True,
+        )
+        return 3
+    return 0
+
+
+def run() -> None:  # pragma: no cover - console-script shim
+    sys.exit(main())

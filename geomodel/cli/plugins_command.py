@@ -1,0 +1,67 @@
+"""``geomodel plugins``: what is loaded, from where, and what each contributes."""
+
+from __future__ import annotations
+
+import typer
+
+from geomodel.catalog import CATALOG_KINDS, Catalog, build_catalog
+from geomodel.cli.output import JSON_HELP, console, print_json, print_table
+
+
+def plugins_report(catalog: Catalog) -> dict:
+    """Loaded plugins and failures as plain data (the JSON output)."""
+    return {
+        "plugins": [
+            {
+                "name": info.name,
+                "distribution": info.distribution,
+                "version": info.version,
+                "module": info.module,
+                "plugin_api": info.api_version,
+                "contributes": catalog.contributions(info.name),
+            }
+            for info in catalog.plugins.values()
+        ],
+        "failed": [
+            {
+                "name": f.name,
+                "distribution": f.distribution,
+                "stage": f.stage,
+                "reason": f.reason,
+            }
+            for f in catalog.failures
+        ],
+    }
+
+
+def plugins(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """List loaded plugins, what each contributes, and any that failed to load."""
+    report = plugins_report(build_catalog())
+    if json_output:
+        print_json(report)
+        return
+    rows = []
+    for plugin in report["plugins"]:
+        contributes = "; ".join(
+            f"{kind}: {', '.join(names)}" for kind, names in plugin["contributes"].items() if names
+        )
+        rows.append({**plugin, "contributes": contributes or "(hooks only)"})
+    print_table(
+        rows,
+        {
+            "name": "plugin",
+            "distribution": "distribution",
+            "version": "version",
+            "module": "module",
+            "contributes": "contributes",
+        },
+        title="Loaded plugins",
+    )
+    if report["failed"]:
+        print_table(
+            report["failed"],
+            {"name": "plugin", "distribution": "distribution", "stage": "stage", "reason": "reason"},
+            title="Plugins that failed",
+        )
+    else:
+        console().print(f"No plugin failed. Catalogue kinds: {', '.join(CATALOG_KINDS)}.")

@@ -1,0 +1,151 @@
+"""The plugin contract: every hook a geomodel plugin may implement.
+
+This module is the public plugin API. Each hook is an empty function whose
+docstring is its documentation; ``docs/plugins.md`` has a section per hook and a
+test keeps the two in step. Arguments are only ever added, never removed or
+renamed without a deprecation period (pluggy's ``warn_on_impl_args``), and a
+plugin may implement a hook with fewer arguments than the spec lists.
+
+A plugin module may declare ``GEOMODEL_PLUGIN_API = "1"``: the major version of
+this contract it was written for. A plugin built for another major version is
+refused with both versions in the message.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    import xarray as xr
+
+    from geomodel.catalog.entries import HardwareSystem, LinkTechnology, PowerSource
+    from geomodel.catalog.registry import Catalog
+
+PROJECT_NAME = "geomodel"
+#: Version of this contract; the major part must match a plugin's GEOMODEL_PLUGIN_API.
+PLUGIN_API_VERSION = "1.0"
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+
+# --- catalogue: called once when the catalogue is built ----------------------
+
+
+@hookspec
+def register_hardware_systems() -> list[HardwareSystem]:
+    """Hardware systems this plugin contributes to the catalogue.
+
+    Returns:
+        A list of :class:`geomodel.catalog.HardwareSystem`. Each is validated on
+        return; an invalid entry is reported with the plugin's name and skipped.
+    Units:
+        ``*_pflops_per_chip`` dense PFLOPS; ``hbm_gb_per_chip`` GB;
+        ``active_power_kw_per_chip`` and ``idle_power_kw_per_chip`` kW per chip
+        including its share of host, switch and fan power;
+        ``scale_up_bandwidth_gbyte_s_per_chip`` GB/s bidirectional;
+        ``scale_out_bandwidth_gbit_s_per_chip`` Gb/s; ``mtbf_hours_per_chip`` h;
+        ``capex_usd_per_system`` USD.
+    Called:
+        once per catalogue build, with no arguments.
+    firstresult:
+        no; the lists of all plugins are joined. A name given by two plugins is
+        an error naming both.
+    Added in:
+        plugin API 1.0
+    """
+
+
+@hookspec
+def register_link_technologies() -> list[LinkTechnology]:
+    """Data-centre interconnect technologies (fibre kind plus optics).
+
+    Returns:
+        A list of :class:`geomodel.catalog.LinkTechnology`, validated on return.
+    Units:
+        ``latency_us_per_km`` one-way microseconds per fibre km;
+        ``capacity_gbit_s_per_fibre_pair`` Gb/s; ``transceiver_power_w_per_gbit_s``
+        W per Gb/s for both ends; ``amplifier_power_w_per_span`` W per fibre pair;
+        ``span_km``, ``reach_km`` km; ``route_factor`` fibre km per great-circle km;
+        ``capex_usd_per_km`` USD.
+    Called:
+        once per catalogue build, with no arguments.
+    firstresult:
+        no; the lists of all plugins are joined.
+    Added in:
+        plugin API 1.0
+    """
+
+
+@hookspec
+def register_power_sources() -> list[PowerSource]:
+    """Power sources: grid regions (kind ``grid``) and generators.
+
+    Returns:
+        A list of :class:`geomodel.catalog.PowerSource` (or subclasses). A source's
+        ``hourly_profile(location, time_index)`` maps a site location and an
+        hourly, timezone-aware ``pandas.DatetimeIndex`` to a DataFrame on that
+        index with columns ``capacity_factor``, ``price_usd_per_mwh`` and
+        ``carbon_kg_per_mwh``.
+    Units:
+        ``price_usd_per_mwh`` USD/MWh; ``carbon_kg_per_mwh`` kgCO2e/MWh
+        (= gCO2e/kWh); ``capacity_factor`` dimensionless in [0, 1], the annual
+        mean of the profile.
+    Called:
+        once per catalogue build; profiles are called when a scenario is turned
+        into model inputs, once per (site, source) pair.
+    firstresult:
+        no; the lists of all plugins are joined.
+    Added in:
+        plugin API 1.0
+    """
+
+
+# --- scenario: called when a scenario is validated --------------------------
+
+
+@hookspec
+def validate_scenario(scenario: Any, catalog: Catalog) -> list[str]:
+    """Extra checks a plugin makes on a scenario that passed the core validation.
+
+    Parameters:
+        scenario: the validated scenario object.
+        catalog: the catalogue the scenario is resolved against.
+    Returns:
+        A list of problems, each one sentence naming the field; empty when fine.
+    Units:
+        none.
+    Called:
+        after the core validation of a scenario, before inputs are built.
+    firstresult:
+        no; the problems of all plugins are reported together.
+    Added in:
+        plugin API 1.0
+    """
+
+
+# --- model: called when the optimisation model is built ----------------------
+
+
+@hookspec
+def extend_model(model: Any, inputs: xr.Dataset) -> None:
+    """Add variables, constraints or objective terms to the optimisation model.
+
+    Parameters:
+        model: the Pyomo ``ConcreteModel`` after the core build and before the
+            solve; add components with names prefixed by the plugin's name.
+        inputs: the validated inputs Dataset the model was built from.
+    Returns:
+        None; the hook changes ``model`` in place.
+    Units:
+        model units: MW for power, MWh for energy, thousand USD for cost terms,
+        tCO2e for emissions, hours for time-step durations.
+    Called:
+        once per model build, after every core constraint exists.
+    firstresult:
+        no; every plugin's extension is applied, in registration order.
+    Added in:
+        plugin API 1.0
+    """

@@ -1,0 +1,182 @@
+"""Load plugins from the ``geomodel`` entry-point group, each on its own.
+
+Nothing happens at import time: :func:`load_plugins` builds a fresh pluggy
+manager on each call. A plugin that fails to import, was built for another
+plugin API, or raises in a hook is recorded as a :class:`PluginFailure` with
+its distribution's name, and the others still load; ``GEOMODEL_STRICT_PLUGINS=1``
+turns any failure into an error. ``GEOMODEL_DISABLE_PLUGINS=a,b`` blocks plugins
+by entry-point or distribution name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from types import ModuleType
+from typing import Any
+
+import pluggy
+
+from geomodel import hookspecs
+from geomodel.errors import PluginError
+
+STRICT_ENV = "GEOMODEL_STRICT_PLUGINS"
+DISABLE_ENV = "GEOMODEL_DISABLE_PLUGINS"
+
+
+@dataclass(frozen=True)
+class PluginInfo:
+    """One loaded plugin: where it came from and which API it was built for."""
+
+    name: str
+    distribution: str
+    version: str
+    module: str
+    api_version: str
+
+    @property
+    def label(self) -> str:
+        return f"plugin {self.name!r} (distribution {self.distribution} {self.version})"
+
+
+@dataclass(frozen=True)
+class PluginFailure:
+    """A plugin, or one of its hooks or entries, that could not be used."""
+
+    name: str
+    distribution: str
+    stage: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"plugin {self.name!r} (distribution {self.distribution}) {self.stage}: {self.reason}"
+
+
+@dataclass
+class PluginHost:
+    """A pluggy manager plus what was learnt while loading it.
+
+    The rest of geomodel calls hooks through :meth:`call_each`, which calls every
+    implementation on its own so that one plugin raising does not hide the others.
+    """
+
+    manager: pluggy.PluginManager
+    plugins: dict[str, PluginInfo] = field(default_factory=dict)
+    failures: list[PluginFailure] = field(default_factory=list)
+    strict: bool = False
+
+    def fail(self, name: str, stage: str, reason: str, distribution: str | None = None) -> None:
+        """Record a failure; in strict mode raise it instead."""
+        if distribution is None:
+            info = self.plugins.get(name)
+            distribution = info.distribution if info else "unknown"
+        failure = PluginFailure(name, distribution, stage, reason)
+        self.failures.append(failure)
+        if self.strict:
+            raise PluginError(f"{failure} ({STRICT_ENV} is set)")
+
+    def call_each(self, hook_name: str, **kwargs: Any) -> Iterator[tuple[PluginInfo, Any]]:
+        """Yield (plugin, result) for each implementation of a hook, in load order.
+
+        An implementation that raises is recorded as a failure and skipped.
+        """
+        caller = getattr(self.manager.hook, hook_name)
+        for impl in reversed(caller.get_hookimpls()):  # pluggy keeps LIFO order
+            arguments = {name: kwargs[name] for name in impl.argnames}
+            try:
+                result = impl.function(**arguments)
+            except Exception as error:  # a plugin's fault must not stop the others
+                self.fail(impl.plugin_name, hook_name, f"{type(error).__name__}: {error}")
+                continue
+            yield self.plugins[impl.plugin_name], result
+
+
+def plugin_api_major(version: str) -> str:
+    return str(version).split(".")[0]
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _disabled_names() -> set[str]:
+    return {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
+
+
+def load_plugins(
+    *,
+    use_entry_points: bool = True,
+    extra_plugins: Sequence[tuple[str, ModuleType | object]] = (),
+    strict: bool | None = None,
+) -> PluginHost:
+    """Build a fresh plugin host from the entry-point group plus ``extra_plugins``.
+
+    ``extra_plugins`` are (name, module-or-object) pairs registered after the
+    entry points; tests and ``geomodel.testing`` use them to load a plugin that
+    is not installed.
+    """
+    manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    manager.add_hookspecs(hookspecs)
+    host = PluginHost(manager, strict=_env_flag(STRICT_ENV) if strict is None else strict)
+    disabled = _disabled_names()
+    if use_entry_points:
+        for entry_point in sorted(
+            entry_points(group=hookspecs.PROJECT_NAME), key=lambda ep: (_dist_name(ep), ep.name)
+        ):
+            if entry_point.name in disabled or _dist_name(entry_point) in disabled:
+                continue
+            _load_entry_point(host, entry_point)
+    for name, plugin in extra_plugins:
+        if name not in disabled:
+            _register(host, name, plugin, "local", "0", _module_name(plugin))
+    return host
+
+
+def _dist_name(entry_point: EntryPoint) -> str:
+    return entry_point.dist.name if entry_point.dist else "unknown"
+
+
+def _module_name(plugin: object) -> str:
+    return getattr(plugin, "__name__", type(plugin).__name__)
+
+
+def _load_entry_point(host: PluginHost, entry_point: EntryPoint) -> None:
+    distribution = _dist_name(entry_point)
+    version = entry_point.dist.version if entry_point.dist else "unknown"
+    try:
+        plugin = entry_point.load()
+    except Exception as error:  # ImportError, SyntaxError, anything the module raises
+        host.fail(entry_point.name, "load", f"{type(error).__name__}: {error}", distribution)
+        return
+    _register(host, entry_point.name, plugin, distribution, version, entry_point.value)
+
+
+def _register(
+    host: PluginHost, name: str, plugin: object, distribution: str, version: str, module: str
+) -> None:
+    api_version = str(getattr(plugin, "GEOMODEL_PLUGIN_API", hookspecs.PLUGIN_API_VERSION))
+    info = PluginInfo(name, distribution, version, module, api_version)
+    if name in host.plugins:
+        other = host.plugins[name].distribution
+        host.fail(name, "load", f"plugin name {name!r} is already used by {other}", distribution)
+        return
+    if plugin_api_major(api_version) != plugin_api_major(hookspecs.PLUGIN_API_VERSION):
+        reason = (
+            f"built for plugin API {api_version}, but this geomodel provides "
+            f"plugin API {hookspecs.PLUGIN_API_VERSION}"
+        )
+        host.fail(name, "load", reason, distribution)
+        return
+    try:
+        host.manager.register(plugin, name=name)
+    except Exception as error:  # pluggy rejects bad hook signatures
+        host.fail(name, "load", f"{type(error).__name__}: {error}", distribution)
+        return
+    unknown = [c.name for c in host.manager.get_hookcallers(plugin) or [] if not c.has_spec()]
+    if unknown:
+        host.manager.unregister(plugin)
+        host.fail(name, "load", f"implements unknown hooks {sorted(unknown)}", distribution)
+        return
+    host.plugins[name] = info
