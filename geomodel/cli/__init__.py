@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import click
 import typer
 
-from geomodel.cli import analysis, plugins_command
+from geomodel.cli import analysis, plugins_command, scenario_commands
 from geomodel.errors import GeomodelError, UsageError
 
 app = typer.Typer(
@@ -23,6 +23,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("plugins")(plugins_command.plugins)
+app.command("validate")(scenario_commands.validate)
+app.command("schema")(scenario_commands.schema)
 analysis.register(app)
 
 DEBUG_FLAG = "--debug"

@@ -1,0 +1,58 @@
+"""``geomodel validate`` and ``geomodel schema``: check scenario files without solving."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from geomodel.catalog import build_catalog
+from geomodel.cli.output import JSON_HELP, console, print_json, print_table
+from geomodel.scenario import load_scenario
+from geomodel.scenario.schema import Scenario
+from geomodel.scenario.summary import summarize
+
+VARIANT_HELP = "Apply a named variant of the scenario (repeatable, in order)."
+SET_HELP = "Override a field: path.to.field=value (repeatable)."
+
+
+def validate(
+    scenario_file: Path = typer.Argument(..., help="Scenario YAML file."),
+    variant: list[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
+    set_: list[str] = typer.Option([], "--set", help=SET_HELP),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Check a scenario without solving: every problem with file:line, field and reason."""
+    catalog = build_catalog()
+    scenario = load_scenario(scenario_file, variants=variant, overrides=set_, catalog=catalog)
+    summary = summarize(scenario, catalog)
+    if json_output:
+        print_json({"valid": True, **summary})
+        return
+    out = console()
+    out.print(
+        f"[green]valid[/green]: {scenario_file}"
+        + (f" with variants {', '.join(variant)}" if variant else "")
+    )
+    rows = [
+        {"what": "sites", "value": summary["sites"]},
+        {"what": "systems", "value": ", ".join(f"{n} x{c}" for n, c in summary["systems"].items())},
+        {"what": "chips", "value": summary["chips"]},
+        {"what": "IT power at load (MW)", "value": summary["it_mw_at_load"]},
+        {"what": "power envelope, all sites (MW)", "value": summary["power_envelope_mw"]},
+        {"what": "training jobs", "value": summary["training_jobs"]},
+        {"what": "inference services", "value": summary["inference_services"]},
+        {"what": "user regions", "value": summary["regions"]},
+        {"what": "hours (time steps)", "value": f"{summary['hours']:g} ({summary['time_steps']})"},
+        {"what": "variants defined", "value": ", ".join(summary["variants_defined"]) or "-"},
+        {"what": "scenario hash", "value": summary["scenario_hash"][:16]},
+    ]
+    print_table(rows, {"what": "", "value": ""}, title=scenario.name or None)
+    for warning in summary["warnings"]:
+        out.print(f"[yellow]{warning}[/yellow]")
+
+
+def schema() -> None:
+    """Print the JSON Schema of scenario files."""
+    print(json.dumps(Scenario.model_json_schema(), indent=2))

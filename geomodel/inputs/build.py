@@ -1,0 +1,339 @@
+"""Build the inputs Dataset the model reads: one scenario resolved against the catalogue.
+
+Every variable carries ``units`` and ``description``; the Dataset's attributes
+hold the scenario hash, the objective weights, the solver options and the
+versions used. The model never sees YAML or plugins, only this Dataset.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from geomodel.catalog import Catalog, build_catalog
+from geomodel.inputs.dataset import variable
+from geomodel.inputs.network import region_site_latency_ms, scenario_links
+from geomodel.inputs.power import site_power
+from geomodel.scenario.schema import Scenario, window_bounds
+from geomodel.tools.reliability import goodput_factor
+
+#: DP gradient exchange moves about 2x the gradient bytes per sync at each site
+#: (ring all-reduce: reduce-scatter plus all-gather); docs/model.md.
+ALLREDUCE_TRAFFIC_FACTOR = 2.0
+
+
+def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Dataset:
+    """The inputs Dataset of a loaded scenario."""
+    catalog = catalog if catalog is not None else build_catalog()
+    hours = scenario.time.hourly_index()
+    steps = scenario.time.index()
+    per_step = int(scenario.time.resolution)
+    sites = list(scenario.sites)
+    systems = sorted({s for site in scenario.sites.values() for s in site.systems})
+    regions = list(scenario.regions)
+    services = list(scenario.inference)
+    jobs = list(scenario.training)
+    links = scenario_links(scenario, catalog)
+
+    def to_steps(hourly: np.ndarray) -> np.ndarray:
+        """Mean of each step's hours along the last axis."""
+        return hourly.reshape(*hourly.shape[:-1], len(steps), per_step).mean(axis=-1)
+
+    data: dict[str, xr.Variable] = {}
+    data.update(_time(steps, scenario))
+    data.update(_sites(scenario, systems, catalog))
+    power = site_power(scenario, catalog, hours)
+    data.update(
+        grid_price_usd_per_mwh=variable(
+            ("site", "time"),
+            to_steps(power.grid_price_usd_per_mwh),
+            "USD/MWh",
+            "grid energy price at the site",
+        ),
+        grid_carbon_kg_per_mwh=variable(
+            ("site", "time"),
+            to_steps(power.grid_carbon_kg_per_mwh),
+            "kgCO2e/MWh",
+            "grid carbon intensity at the site",
+        ),
+        grid_import_limit_mw=variable(
+            "site", power.grid_import_limit_mw, "MW", "most the grid connection delivers (0: off-grid)"
+        ),
+        source_capacity_mw=variable(
+            ("site", "source"),
+            power.capacity_mw,
+            "MW",
+            "installed or contracted capacity of each source at each site",
+        ),
+        source_capacity_factor=variable(
+            ("site", "source", "time"),
+            to_steps(power.capacity_factor),
+            "1",
+            "available fraction of source capacity",
+        ),
+        source_price_usd_per_mwh=variable(
+            ("site", "source", "time"),
+            to_steps(power.price_usd_per_mwh),
+            "USD/MWh",
+            "energy price of each source",
+        ),
+        source_carbon_kg_per_mwh=variable(
+            ("site", "source", "time"),
+            to_steps(power.carbon_kg_per_mwh),
+            "kgCO2e/MWh",
+            "carbon intensity of each source",
+        ),
+    )
+    data.update(_systems(systems, catalog))
+    data.update(_demand(scenario, services, regions, hours, to_steps))
+    if regions:
+        data["latency_ms"] = variable(
+            ("region", "site"),
+            region_site_latency_ms(scenario, catalog),
+            "ms",
+            "round-trip network latency from region to site",
+        )
+    data.update(_services(scenario, services, systems, catalog))
+    data.update(_jobs(scenario, jobs, sites, systems, steps, catalog))
+    data.update(_links(links))
+    coords = {
+        "time": (
+            "time",
+            steps.tz_convert("UTC").tz_localize(None),
+            {"description": "start of each time step (UTC)"},
+        ),
+        "site": ("site", sites),
+        "system": ("system", systems),
+        "region": ("region", regions),
+        "service": ("service", services),
+        "job": ("job", jobs),
+        "source": ("source", power.sources),
+        "link": ("link", [link.name for link in links]),
+        "source_kind": ("source", power.source_kind),
+        "site_lat": ("site", [s.lat for s in scenario.sites.values()]),
+        "site_lon": ("site", [s.lon for s in scenario.sites.values()]),
+        "jurisdiction": ("site", [s.jurisdiction for s in scenario.sites.values()]),
+        "region_lat": ("region", [r.lat for r in scenario.regions.values()]),
+        "region_lon": ("region", [r.lon for r in scenario.regions.values()]),
+        "link_site_a": ("link", [link.site_a for link in links]),
+        "link_site_b": ("link", [link.site_b for link in links]),
+        "link_technology": ("link", [link.technology.name for link in links]),
+    }
+    dataset = xr.Dataset(data, coords=coords)
+    dataset.attrs.update(_attributes(scenario, catalog, steps))
+    return dataset
+
+
+def _time(steps: pd.DatetimeIndex, scenario: Scenario) -> dict[str, xr.Variable]:
+    n = len(steps)
+    return {
+        "dt_hours": variable(
+            "time", np.full(n, scenario.time.resolution), "h", "duration of each time step"
+        ),
+        "weight": variable(
+            "time", np.ones(n), "1", "how many times each step counts (days a typical day stands for)"
+        ),
+    }
+
+
+def _sites(scenario: Scenario, systems: list[str], catalog: Catalog) -> dict[str, xr.Variable]:
+    site_list = list(scenario.sites.values())
+    chips = np.array(
+        [
+            [site.systems.get(s, 0) * catalog.hardware_system(s).chips_per_system for s in systems]
+            for site in site_list
+        ],
+        dtype=float,
+    )
+    return {
+        "power_envelope_mw": variable(
+            "site", [s.power_envelope for s in site_list], "MW", "facility power limit"
+        ),
+        "pue": variable("site", [s.effective_pue for s in site_list], "1", "power usage effectiveness"),
+        "availability": variable(
+            "site",
+            [s.availability for s in site_list],
+            "1",
+            "fraction of installed chips usable at any step",
+        ),
+        "chips_installed": variable(
+            ("site", "system"), chips, "chips", "installed chips of each system at each site"
+        ),
+    }
+
+
+def _systems(systems: list[str], catalog: Catalog) -> dict[str, xr.Variable]:
+    specs = [catalog.hardware_system(s) for s in systems]
+    return {
+        "chips_per_system": variable(
+            "system", [h.chips_per_system for h in specs], "chips", "chips in one system"
+        ),
+        "scale_up_domain_chips": variable(
+            "system", [h.scale_up_domain_chips for h in specs], "chips", "chips on one scale-up bus"
+        ),
+        "active_power_kw_per_chip": variable(
+            "system",
+            [h.active_power_kw_per_chip for h in specs],
+            "kW",
+            "power of a working chip, all-in",
+        ),
+        "idle_power_kw_per_chip": variable(
+            "system", [h.idle_power_kw_per_chip for h in specs], "kW", "power of an idle chip, all-in"
+        ),
+        "mtbf_hours_per_chip": variable(
+            "system",
+            [h.mtbf_hours_per_chip for h in specs],
+            "h",
+            "mean time between job-interrupting faults per chip",
+        ),
+    }
+
+
+def _demand(scenario, services, regions, hours, to_steps) -> dict[str, xr.Variable]:
+    demand = np.zeros((len(services), len(regions), len(hours)))
+    for (region, service), series in scenario.origin.demand_series.items():
+        if service in services:
+            demand[services.index(service), regions.index(region)] = series.to_numpy()
+    return {
+        "demand_tokens_per_s": variable(
+            ("service", "region", "time"), to_steps(demand), "token/s", "inference demand of each region"
+        ),
+    }
+
+
+def _services(scenario, services, systems, catalog) -> dict[str, xr.Variable]:
+    specs = [scenario.inference[name] for name in services]
+    allowed = np.array(
+        [[s.systems is None or system in s.systems for system in systems] for s in specs], dtype=bool
+    ).reshape(len(services), len(systems))
+    pflops = np.array(
+        [
+            [catalog.hardware_system(system).dense_pflops_per_chip(s.precision) for system in systems]
+            for s in specs
+        ]
+    ).reshape(len(services), len(systems))
+    return {
+        "flop_per_token": variable(
+            "service",
+            [s.flop_per_token_value for s in specs],
+            "FLOP/token",
+            "compute per generated token",
+        ),
+        "sla_ms": variable("service", [s.sla for s in specs], "ms", "round-trip latency limit"),
+        "service_efficiency": variable(
+            "service", [s.efficiency for s in specs], "1", "achieved fraction of peak FLOPS"
+        ),
+        "service_system_allowed": variable(
+            ("service", "system"), allowed, "1", "service may run on the system"
+        ),
+        "service_pflops_per_chip": variable(
+            ("service", "system"), pflops, "PFLOPS", "dense peak per chip at the service's precision"
+        ),
+    }
+
+
+def _jobs(scenario, jobs, sites, systems, steps, catalog) -> dict[str, xr.Variable]:
+    specs = [scenario.training[name] for name in jobs]
+    hardware = [catalog.hardware_system(s) for s in systems]
+    total_chips = sum(
+        site.systems.get(s, 0) * h.chips_per_system
+        for site in scenario.sites.values()
+        for s, h in zip(systems, hardware, strict=True)
+    )
+    site_allowed = np.zeros((len(jobs), len(sites)), dtype=bool)
+    eligible = np.zeros((len(jobs), len(systems)), dtype=bool)
+    window = np.zeros((len(jobs), len(steps)), dtype=bool)
+    goodput = np.zeros((len(jobs), len(systems)))
+    pflops = np.zeros((len(jobs), len(systems)))
+    max_chips = np.zeros(len(jobs))
+    step_end = steps + pd.Timedelta(hours=scenario.time.resolution)
+    for j, job in enumerate(specs):
+        for i, (name, site) in enumerate(scenario.sites.items()):
+            site_allowed[j, i] = (job.sites is None or name in job.sites) and (
+                job.jurisdictions is None or site.jurisdiction in job.jurisdictions
+            )
+        start, end = window_bounds(job, scenario.time)
+        window[j] = (steps >= start) & (step_end <= end)
+        max_chips[j] = job.max_chips if job.max_chips is not None else total_chips
+        checkpoint_minutes = job.checkpoint_gb / job.checkpoint_bandwidth / 60.0
+        for k, spec in enumerate(hardware):
+            eligible[j, k] = spec.scale_up_domain_chips >= job.group_chips
+            pflops[j, k] = spec.dense_pflops_per_chip(job.precision)
+            chips = max(1, int(max_chips[j]))
+            goodput[j, k] = goodput_factor(spec, chips, checkpoint_minutes, job.restart)
+    traffic = [ALLREDUCE_TRAFFIC_FACTOR * job.gradient_gb * 8.0 / job.sync_interval for job in specs]
+    budget = [job.pipeline_latency_budget or np.nan for job in specs]
+    return {
+        "work_eflop": variable(
+            "job", [job.compute_eflop for job in specs], "EFLOP", "training compute to deliver"
+        ),
+        "mfu": variable("job", [job.mfu for job in specs], "1", "model FLOPs utilisation"),
+        "goodput": variable(
+            ("job", "system"),
+            goodput,
+            "1",
+            "fraction of time doing useful work after failures and checkpoints",
+        ),
+        "max_chips": variable("job", max_chips, "chips", "most chips at any step"),
+        "tp": variable("job", [job.tp for job in specs], "1", "tensor-parallel degree"),
+        "ep": variable("job", [job.ep for job in specs], "1", "expert-parallel degree"),
+        "pp": variable("job", [job.pp for job in specs], "1", "pipeline-parallel degree"),
+        "job_site_allowed": variable(
+            ("job", "site"), site_allowed, "1", "job may run at the site (data residency)"
+        ),
+        "job_system_eligible": variable(
+            ("job", "system"), eligible, "1", "the system's scale-up domain holds the TP x EP group"
+        ),
+        "job_window": variable(("job", "time"), window, "1", "step lies in the job's window"),
+        "job_pflops_per_chip": variable(
+            ("job", "system"), pflops, "PFLOPS", "dense peak per chip at the job's precision"
+        ),
+        "dp_traffic_gbit_s": variable(
+            "job", traffic, "Gb/s", "DCI traffic at each site of a job split across sites"
+        ),
+        "pipeline_budget_ms": variable(
+            "job", budget, "ms", "most one-way latency a pipeline stage may cross (NaN: none)"
+        ),
+    }
+
+
+def _links(links) -> dict[str, xr.Variable]:
+    return {
+        "link_length_km": variable("link", [link.length_km for link in links], "km", "route length"),
+        "link_latency_ms": variable(
+            "link", [link.latency_ms for link in links], "ms", "one-way propagation latency"
+        ),
+        "link_capacity_gbit_s": variable(
+            "link", [link.capacity_gbit_s for link in links], "Gb/s", "capacity of all fibre pairs"
+        ),
+        "link_power_mw": variable(
+            "link",
+            [link.power_mw_at_capacity for link in links],
+            "MW",
+            "power of the link lit at full capacity",
+        ),
+    }
+
+
+def _attributes(scenario: Scenario, catalog: Catalog, steps: pd.DatetimeIndex) -> dict:
+    from geomodel import __version__
+
+    origin = scenario.origin
+    objective = scenario.objective
+    return {
+        "scenario_name": scenario.name,
+        "scenario_hash": origin.scenario_hash if origin else "",
+        "scenario_json": scenario.model_dump_json(exclude={"variants"}),
+        "variants": ",".join(origin.variants) if origin else "",
+        "timezone": str(steps.tz),
+        "energy_price_multiplier": objective.energy_price_multiplier,
+        "carbon_price_usd_per_tco2": objective.carbon_price,
+        "latency_weight_usd_per_ms_per_mtoken": objective.latency_weight,
+        "unserved_penalty_usd_per_mtoken": objective.unserved_penalty,
+        "solver_options": scenario.solver.model_dump_json(),
+        "geomodel_version": __version__,
+        "plugin_versions": json.dumps(catalog.versions(), sort_keys=True),
+    }

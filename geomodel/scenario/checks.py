@@ -1,0 +1,255 @@
+"""Checks of a scenario against the catalogue: names, reachability and feasibility.
+
+These run after the schema has accepted the file, so every field has its type;
+each check adds problems rather than raising, so a user sees all of them at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from geomodel.catalog import Catalog
+from geomodel.errors import closest_names
+from geomodel.inputs.network import region_site_latency_ms
+from geomodel.scenario.files import Document
+from geomodel.scenario.problems import Path, Problem, dotted
+from geomodel.scenario.schema import Scenario, window_bounds
+
+
+@dataclass
+class Checker:
+    """Collects problems with their positions in the scenario's files."""
+
+    scenario: Scenario
+    catalog: Catalog
+    document: Document
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, path: Path, message: str, value: object = None, warning: bool = False) -> None:
+        extra = {} if value is None else {"value": value}
+        self.problems.append(
+            Problem(
+                dotted(path),
+                message,
+                self.document.position(path),
+                severity="warning" if warning else "error",
+                **extra,
+            )
+        )
+
+    def known(self, path: Path, name: str, names: dict | list, kind: str) -> bool:
+        """True if ``name`` is in ``names``; otherwise a problem with the closest names."""
+        if name in names:
+            return True
+        close = closest_names(name, list(names))
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        if not names:
+            listing = f" (no {kind}s are loaded; see `geomodel plugins`)"
+        else:
+            listing = "" if close else f" (known: {', '.join(sorted(names)[:12])})"
+        self.add(path, f"unknown {kind} {name!r}{hint}{listing}")
+        return False
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, document: Document) -> list[Problem]:
+    """Every cross-reference and feasibility problem of a schema-valid scenario."""
+    checker = Checker(scenario, catalog, document)
+    for check in CHECKS:
+        check(checker)
+    return checker.problems
+
+
+def _sites(c: Checker) -> None:
+    grids = {n: s for n, s in c.catalog.power_sources.items() if s.kind == "grid"}
+    generators = {n: s for n, s in c.catalog.power_sources.items() if s.kind != "grid"}
+    for name, site in c.scenario.sites.items():
+        for system in site.systems:
+            c.known(("sites", name, "systems", system), system, c.catalog.hardware, "hardware system")
+        if site.grid is not None:
+            c.known(("sites", name, "grid"), site.grid, grids, "grid power source")
+        for source in site.power_sources:
+            c.known(("sites", name, "power_sources", source), source, generators, "power source")
+        if site.grid is None and not site.power_sources:
+            c.add(("sites", name), "the site has no power: give 'grid' or 'power_sources'")
+
+
+def _links(c: Checker) -> None:
+    sites = c.scenario.sites
+    c.known(("latency", "technology"), c.scenario.latency.technology, c.catalog.links, "link technology")
+    if c.scenario.links.mesh is not None:
+        c.known(
+            ("links", "mesh", "technology"),
+            c.scenario.links.mesh.technology,
+            c.catalog.links,
+            "link technology",
+        )
+    seen: dict[frozenset[str], int] = {}
+    for index, route in enumerate(c.scenario.links.routes):
+        path = ("links", "routes", index)
+        c.known((*path, "technology"), route.technology, c.catalog.links, "link technology")
+        for end, site in enumerate(route.sites):
+            if site not in sites:
+                c.add((*path, "sites", end), f"unknown site {site!r}; known sites: {', '.join(sites)}")
+        pair = frozenset(route.sites)
+        if pair in seen:
+            c.add(path, f"route between {' and '.join(sorted(pair))} repeats routes[{seen[pair]}]")
+        seen[pair] = index
+
+
+def _training(c: Checker) -> None:
+    sites = c.scenario.sites
+    horizon_start = c.scenario.time.start
+    jurisdictions = {s.jurisdiction for s in sites.values()}
+    for name, job in c.scenario.training.items():
+        path = ("training", name)
+        allowed = set(sites)
+        if job.sites is not None:
+            for index, site in enumerate(job.sites):
+                if site not in sites:
+                    c.add(
+                        (*path, "sites", index),
+                        f"unknown site {site!r}; known sites: {', '.join(sites)}",
+                    )
+            allowed &= set(job.sites)
+        if job.jurisdictions is not None:
+            for index, zone in enumerate(job.jurisdictions):
+                if zone not in jurisdictions:
+                    c.add(
+                        (*path, "jurisdictions", index),
+                        f"no site is in jurisdiction {zone!r}; site jurisdictions: "
+                        f"{', '.join(sorted(jurisdictions)) or 'none given'}",
+                    )
+            allowed = {s for s in allowed if sites[s].jurisdiction in job.jurisdictions}
+        if not allowed:
+            c.add(path, "no site is allowed for this job (check 'sites' and 'jurisdictions')")
+            continue
+        domains = {
+            system: c.catalog.hardware[system].scale_up_domain_chips
+            for site in allowed
+            for system, count in sites[site].systems.items()
+            if count > 0 and system in c.catalog.hardware
+        }
+        if domains and max(domains.values()) < job.group_chips:
+            largest = max(domains, key=domains.get)
+            c.add(
+                (*path, "tp"),
+                f"the TP x EP group of {job.tp} x {job.ep} = {job.group_chips} chips fits the "
+                f"scale-up domain of no system at the allowed sites (largest: {largest} with "
+                f"{domains[largest]} chips)",
+            )
+        replica = job.group_chips * job.pp
+        if job.max_chips is not None and job.max_chips < replica:
+            c.add(
+                (*path, "max_chips"),
+                f"max_chips {job.max_chips} is below one replica of TP x EP x PP = {replica} chips",
+            )
+        start, end = window_bounds(job, c.scenario.time)
+        if end <= start:
+            c.add((*path, "window"), f"the window does not overlap the horizon starting {horizon_start}")
+
+
+def _inference(c: Checker) -> None:
+    services = c.scenario.inference
+    for name, service in services.items():
+        for index, system in enumerate(service.systems or []):
+            c.known(("inference", name, "systems", index), system, c.catalog.hardware, "hardware system")
+    demanded: set[str] = set()
+    for region, spec in c.scenario.regions.items():
+        for service in spec.demand:
+            if c.known(("regions", region, "demand", service), service, services, "inference service"):
+                demanded.add(service)
+    for name in services.keys() - demanded:
+        c.add(("inference", name), "no region has demand for this service", warning=True)
+
+
+def _sla(c: Checker) -> None:
+    """Each region with demand must reach, within the SLA, a site able to serve it."""
+    if c.scenario.latency.technology not in c.catalog.links or not c.scenario.regions:
+        return
+    latency_ms = region_site_latency_ms(c.scenario, c.catalog)
+    site_names = list(c.scenario.sites)
+    for row, (region_name, region) in enumerate(c.scenario.regions.items()):
+        for service_name in region.demand:
+            service = c.scenario.inference.get(service_name)
+            if service is None:
+                continue
+            candidates = {
+                site_name: latency_ms[row, column]
+                for column, site_name in enumerate(site_names)
+                if _serves(c.scenario.sites[site_name].systems, service.systems)
+            }
+            if not candidates:
+                c.add(("inference", service_name), "no site has a system this service may run on")
+                continue
+            nearest = min(candidates, key=candidates.get)
+            if candidates[nearest] > service.sla:
+                c.add(
+                    ("regions", region_name, "demand", service_name),
+                    f"no site meets the {service.sla:g} ms SLA of {service_name!r} from "
+                    f"region {region_name!r}; nearest is {nearest!r} at "
+                    f"{candidates[nearest]:.1f} ms round trip",
+                )
+
+
+def _serves(installed: dict[str, int], allowed: list[str] | None) -> bool:
+    return any(
+        count > 0 and (allowed is None or system in allowed) for system, count in installed.items()
+    )
+
+
+def _capacity(c: Checker) -> None:
+    """Warn when total inference demand exceeds all chips' capacity in some hour."""
+    series = c.scenario.origin.demand_series if c.scenario.origin else {}
+    if not series:
+        return
+    hardware = c.catalog.hardware
+    capacity_pflops = 0.0
+    for site in c.scenario.sites.values():
+        for system, count in site.systems.items():
+            if system in hardware:
+                spec = hardware[system]
+                capacity_pflops += (
+                    count
+                    * spec.chips_per_system
+                    * site.availability
+                    * spec.dense_pflops_per_chip("bf16")
+                )
+    need = None
+    for (_, service_name), values in series.items():
+        service = c.scenario.inference.get(service_name)
+        if service is None:
+            continue
+        pflops = values * service.flop_per_token_value / 1e15 / service.efficiency
+        need = pflops if need is None else need.add(pflops, fill_value=0)
+    if need is None:
+        return
+    over = need[need > capacity_pflops]
+    if len(over):
+        c.add(
+            ("regions",),
+            f"inference demand needs up to {need.max():,.0f} PFLOPS but all sites together "
+            f"offer {capacity_pflops:,.0f} PFLOPS; short in {len(over)} hours, first "
+            f"{', '.join(str(t) for t in over.index[:3])}",
+            warning=True,
+        )
+
+
+def _plugins(c: Checker) -> None:
+    host = c.catalog.host
+    if host is None:
+        return
+    for plugin, problems in host.call_each("validate_scenario", scenario=c.scenario, catalog=c.catalog):
+        for message in problems or []:
+            c.add((), f"{message} (check by plugin {plugin.name!r})")
+
+
+CHECKS: tuple[Callable[[Checker], None], ...] = (
+    _sites,
+    _links,
+    _training,
+    _inference,
+    _sla,
+    _capacity,
+    _plugins,
+)

@@ -1,0 +1,224 @@
+"""Load a scenario: read YAML, apply variants and overrides, validate, check, hash.
+
+``load_scenario`` is the one way in; it reports every problem of the file at
+once as a :class:`ScenarioError` and otherwise returns a validated
+:class:`Scenario` whose ``origin`` records the files, variants, resolved time
+series and the scenario hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path as FilePath
+from typing import Any
+
+import pandas as pd
+from pydantic import ValidationError
+
+from geomodel.catalog import Catalog, build_catalog
+from geomodel.scenario.checks import check_scenario
+from geomodel.scenario.errors import problems_from_validation
+from geomodel.scenario.files import Document, merge_documents, parse_text, read_document, resolve_inside
+from geomodel.scenario.merge import nest
+from geomodel.scenario.problems import Position, Problem, ScenarioError
+from geomodel.scenario.schema import Scenario
+from geomodel.scenario.timeseries import SeriesError, daily_shape_series, read_csv_series
+
+VARIANTS_KEY = "variants"
+
+
+@dataclass
+class ScenarioOrigin:
+    """Provenance of a loaded scenario."""
+
+    path: FilePath | None
+    folder: FilePath
+    variants: tuple[str, ...]
+    overrides: dict[str, Any]
+    document: Document
+    warnings: list[Problem] = field(default_factory=list)
+    demand_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
+    profile_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
+    referenced_files: list[FilePath] = field(default_factory=list)
+    plugin_versions: dict[str, str] = field(default_factory=dict)
+    scenario_hash: str = ""
+
+
+def load_scenario(
+    path: str | FilePath,
+    variants: Iterable[str] = (),
+    overrides: Mapping[str, Any] | Iterable[str] | None = None,
+    catalog: Catalog | None = None,
+) -> Scenario:
+    """Read, merge, validate and check a scenario file.
+
+    ``variants`` are names from the file's ``variants`` section, applied in order.
+    ``overrides`` maps dotted field paths to values (``{"objective.carbon_price": 50}``)
+    or is a list of ``"path=value"`` strings as given to ``--set``.
+    """
+    path = FilePath(path)
+    document = read_document(path)
+    return _resolve(document, path, path.resolve().parent, variants, overrides, catalog)
+
+
+def load_scenario_text(
+    text: str,
+    folder: str | FilePath,
+    label: str = "<uploaded>",
+    variants: Iterable[str] = (),
+    overrides: Mapping[str, Any] | Iterable[str] | None = None,
+    catalog: Catalog | None = None,
+) -> Scenario:
+    """Like :func:`load_scenario` for YAML text (an upload); files resolve inside ``folder``."""
+    document = parse_text(text, label)
+    if "import" in document.data:
+        raise ScenarioError([Problem("import", "imports are not allowed in text input")], label)
+    return _resolve(document, None, FilePath(folder).resolve(), variants, overrides, catalog)
+
+
+def _resolve(
+    document: Document,
+    path: FilePath | None,
+    folder: FilePath,
+    variants: Iterable[str],
+    overrides: Mapping[str, Any] | Iterable[str] | None,
+    catalog: Catalog | None,
+) -> Scenario:
+    label = str(path) if path else "<text>"
+    variants = tuple(variants)
+    override_map = parse_overrides(overrides)
+    document = _apply_variants(document, variants, label)
+    for dotted_path, value in override_map.items():
+        keys = tuple(dotted_path.split("."))
+        patch = Document(nest(dotted_path, value), {keys: Position(f"--set {dotted_path}")})
+        document = merge_documents(document, patch)
+    try:
+        scenario = Scenario.model_validate(document.data)
+    except ValidationError as error:
+        raise ScenarioError(problems_from_validation(error, Scenario, document), label) from None
+    catalog = catalog if catalog is not None else build_catalog()
+    origin = ScenarioOrigin(path, folder, variants, override_map, document)
+    scenario._origin = origin
+    problems = _resolve_series(scenario, origin)
+    problems += check_scenario(scenario, catalog, document)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        raise ScenarioError(problems, label)
+    origin.warnings = problems
+    origin.plugin_versions = catalog.versions()
+    origin.scenario_hash = scenario_hash(scenario)
+    return scenario
+
+
+def parse_overrides(overrides: Mapping[str, Any] | Iterable[str] | None) -> dict[str, Any]:
+    """``["a.b=1", "c=x"]`` or a mapping -> ``{"a.b": 1, "c": "x"}`` (values read as YAML)."""
+    if overrides is None:
+        return {}
+    if isinstance(overrides, Mapping):
+        return dict(overrides)
+    parsed: dict[str, Any] = {}
+    for item in overrides:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise ScenarioError(
+                [Problem("--set", "expected path.to.field=value", value=item)], "command line"
+            )
+        value_doc = parse_text(f"value: {text}" if text.strip() else "value: null", "--set")
+        parsed[key.strip()] = value_doc.data["value"]
+    return parsed
+
+
+def _apply_variants(document: Document, names: tuple[str, ...], label: str) -> Document:
+    defined = document.data.get(VARIANTS_KEY) or {}
+    if not isinstance(defined, dict):
+        return document  # the schema reports the wrong type
+    unknown = [n for n in names if n not in defined]
+    if unknown:
+        known = ", ".join(defined) or "none defined"
+        raise ScenarioError(
+            [Problem(VARIANTS_KEY, f"unknown variant {n!r}; known variants: {known}") for n in unknown],
+            label,
+        )
+    for name in names:
+        prefix = (VARIANTS_KEY, name)
+        positions = {
+            key[2:]: where
+            for key, where in document.positions.items()
+            if key[:2] == prefix and len(key) > 2
+        }
+        patch = defined[name] or {}
+        if not isinstance(patch, dict):
+            raise ScenarioError(
+                [
+                    Problem(
+                        f"{VARIANTS_KEY}.{name}",
+                        "a variant must be a mapping of fields",
+                        document.positions.get(prefix),
+                        patch,
+                    )
+                ],
+                label,
+            )
+        document = merge_documents(document, Document(patch, positions))
+    return document
+
+
+def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]:
+    """Read every demand and profile series onto the hourly horizon."""
+    problems: list[Problem] = []
+    index = scenario.time.hourly_index()
+    document = origin.document
+
+    def read(where: tuple, csv: str, column: str, fraction: bool) -> pd.Series | None:
+        try:
+            target = resolve_inside(
+                origin.folder, csv, origin.folder, ".".join(map(str, where)), document.position(where)
+            )
+            series = read_csv_series(target, column, index, fraction=fraction)
+        except ScenarioError as error:
+            problems.extend(error.problems)
+            return None
+        except SeriesError as error:
+            problems.append(Problem(".".join(map(str, where)), str(error), document.position(where)))
+            return None
+        origin.referenced_files.append(target)
+        return series
+
+    for region_name, region in scenario.regions.items():
+        for service, demand in region.demand.items():
+            where = ("regions", region_name, "demand", service)
+            if demand.constant is not None:
+                series = pd.Series(demand.constant, index=index)
+            elif demand.daily_shape is not None:
+                series = daily_shape_series(demand.daily_shape, demand.mean, region.lon, index)
+            else:
+                series = read((*where, "csv"), demand.csv, demand.column, fraction=False)
+            if series is not None:
+                origin.demand_series[(region_name, service)] = series * demand.scale
+    for site_name, site in scenario.sites.items():
+        for source, supply in site.power_sources.items():
+            if supply.profile_csv is not None:
+                where = ("sites", site_name, "power_sources", source, "profile_csv")
+                series = read(where, supply.profile_csv, supply.profile_column, fraction=True)
+                if series is not None:
+                    origin.profile_series[(site_name, source)] = series
+    return problems
+
+
+def scenario_hash(scenario: Scenario) -> str:
+    """SHA-256 over the canonical resolved scenario, referenced files and plugin versions.
+
+    Equal questions hash equal: key order, comments and unused variants do not count.
+    """
+    origin: ScenarioOrigin = scenario.origin
+    canonical = scenario.model_dump(mode="json", exclude={VARIANTS_KEY})
+    digest = hashlib.sha256()
+    digest.update(json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode())
+    for file in sorted(set(origin.referenced_files)):
+        digest.update(file.name.encode())
+        digest.update(hashlib.sha256(file.read_bytes()).digest())
+    digest.update(json.dumps(origin.plugin_versions, sort_keys=True).encode())
+    return digest.hexdigest()

@@ -1,0 +1,68 @@
+"""Problems found in a scenario, with where they are: file, line and field path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from geomodel.errors import GeomodelError
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a value came from: a file and a 1-based line, or a command-line override."""
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+_NOTHING = object()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong (or worth a warning) in a scenario."""
+
+    path: str
+    message: str
+    position: Position | None = None
+    value: Any = _NOTHING
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.position}: " if self.position else ""
+        field = f"{self.path}: " if self.path else ""
+        got = "" if self.value is _NOTHING else f" (got {_short(self.value)})"
+        prefix = "warning: " if self.severity == "warning" else ""
+        return f"{where}{prefix}{field}{self.message}{got}"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def dotted(path: Path) -> str:
+    """``("sites", "a", "systems", 0)`` -> ``sites.a.systems[0]``."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+class ScenarioError(GeomodelError):
+    """A scenario has problems; all of them are listed, one per line."""
+
+    def __init__(self, problems: list[Problem], source: str | None = None) -> None:
+        self.problems = problems
+        self.source = source
+        errors = [p for p in problems if p.severity == "error"]
+        head = f"{source}: " if source else ""
+        noun = "problem" if len(errors) == 1 else "problems"
+        lines = [f"{head}{len(errors)} {noun} found"] + [f"  {p}" for p in problems]
+        super().__init__("\n".join(lines))

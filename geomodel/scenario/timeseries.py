@@ -1,0 +1,124 @@
+"""Hourly series a scenario refers to: demand shapes and CSV files, checked.
+
+A CSV has a ``time`` column of ISO timestamps with a UTC offset and one column
+per series; rows outside the horizon are ignored, every hour inside it must be
+there exactly once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path as FilePath
+
+import numpy as np
+import pandas as pd
+
+TIME_COLUMN = "time"
+
+
+class SeriesError(ValueError):
+    """A series cannot be used; the message says why in the user's terms."""
+
+
+def local_solar_hour(index: pd.DatetimeIndex, lon: float) -> np.ndarray:
+    """Hour of day (0..23) in local mean solar time at longitude ``lon``."""
+    utc_hours = index.tz_convert("UTC").hour.to_numpy() + index.tz_convert("UTC").minute / 60
+    return np.floor((utc_hours + lon / 15.0) % 24).astype(int)
+
+
+def daily_shape_series(
+    shape: list[float], mean: float, lon: float, index: pd.DatetimeIndex
+) -> pd.Series:
+    """A repeating 24-hour shape in local solar time, scaled so a full day averages ``mean``."""
+    weights = np.asarray(shape, dtype=float)
+    weights = weights / weights.mean()
+    return pd.Series(mean * weights[local_solar_hour(index, lon)], index=index)
+
+
+def read_csv_series(
+    path: FilePath,
+    column: str,
+    index: pd.DatetimeIndex,
+    *,
+    fraction: bool = False,
+) -> pd.Series:
+    """The values of ``column`` at every hour of ``index``, checked.
+
+    ``fraction`` marks capacity factors, which must lie in [0, 1].
+    """
+    try:
+        frame = pd.read_csv(path, dtype={TIME_COLUMN: str})
+    except FileNotFoundError:
+        raise SeriesError(f"file {path.name!r} does not exist") from None
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        raise SeriesError(f"cannot read {path.name!r}: {error}") from None
+    for required in (TIME_COLUMN, column):
+        if required not in frame.columns:
+            raise SeriesError(
+                f"{path.name!r} has no column {required!r} (columns: {', '.join(frame.columns)})"
+            )
+    times = _parse_times(frame[TIME_COLUMN], path)
+    values = pd.to_numeric(frame[column], errors="coerce")
+    series = pd.Series(values.to_numpy(), index=times)
+    _check_order(series.index, path)
+    start, end = index[0], index[-1]
+    inside = series[(series.index >= start) & (series.index <= end)]
+    missing = index.difference(inside.index)
+    if len(missing):
+        got = f"{series.index[0]} to {series.index[-1]}" if len(series) else "no rows"
+        raise SeriesError(
+            f"{path.name!r} does not cover the horizon: expected every hour from {start} "
+            f"to {end}, got {got}; first missing hours {_first(missing)}"
+        )
+    inside = inside.reindex(index)
+    gaps = inside.index[inside.isna()]
+    if len(gaps):
+        raise SeriesError(
+            f"column {column!r} of {path.name!r} has empty or non-numeric values at {_first(gaps)}"
+        )
+    if (inside < 0).any():
+        raise SeriesError(
+            f"column {column!r} of {path.name!r} has negative values, first at "
+            f"{_first(inside.index[inside < 0])}"
+        )
+    if fraction and (inside > 1).any():
+        hint = " (looks like percent: divide by 100)" if inside.max() <= 100 else ""
+        raise SeriesError(
+            f"capacity factors in {column!r} of {path.name!r} must lie in [0, 1], "
+            f"max is {inside.max():g}{hint}"
+        )
+    return inside.astype(float)
+
+
+def _parse_times(text: pd.Series, path: FilePath) -> pd.DatetimeIndex:
+    parsed = pd.to_datetime(text, errors="coerce", utc=True, format="ISO8601")
+    bad = parsed.isna()
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise SeriesError(
+            f"unreadable date {text.iloc[row]!r} in {path.name!r} at data row {row + 1}; "
+            "use ISO 8601 with a UTC offset, e.g. 2025-01-01T00:00:00+00:00"
+        )
+    has_offset = text.str.contains(r"(?:Z|[+-]\d\d:?\d\d)$", regex=True)
+    if not has_offset.all():
+        row = int(np.flatnonzero(~has_offset.to_numpy())[0])
+        raise SeriesError(
+            f"timestamp {text.iloc[row]!r} in {path.name!r} (data row {row + 1}) has no UTC "
+            "offset; write it as e.g. 2025-01-01T00:00:00+00:00 so the time zone is certain"
+        )
+    return pd.DatetimeIndex(parsed)
+
+
+def _check_order(index: pd.DatetimeIndex, path: FilePath) -> None:
+    duplicated = index[index.duplicated()]
+    if len(duplicated):
+        raise SeriesError(f"duplicate timestamps in {path.name!r}: {_first(duplicated)}")
+    if not index.is_monotonic_increasing:
+        position = int(np.flatnonzero(np.diff(index.asi8) < 0)[0]) + 1
+        raise SeriesError(
+            f"timestamps in {path.name!r} go backwards at data row {position + 1} ({index[position]})"
+        )
+
+
+def _first(times: pd.Index, n: int = 3) -> str:
+    shown = ", ".join(str(t) for t in times[:n])
+    return shown + (f" and {len(times) - n} more" if len(times) > n else "")

@@ -1,0 +1,101 @@
+"""Quantities with units in scenario files: bare numbers in the documented unit,
+or strings such as ``"250 MW"``, ``"12 ms"`` or ``"1.2e25 FLOP"`` converted with pint."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Annotated, Any
+
+import pint
+from pydantic import BeforeValidator, Field, WithJsonSchema
+
+#: Units pint does not know, defined for scenario files.
+_EXTRA_UNITS = (
+    "FLOP = [compute] = flop",
+    "token = [text] = tok",
+    "USD = [currency] = usd",
+    "tCO2 = [emission] = tCO2e",
+    "kgCO2 = 1e-3 * tCO2 = kgCO2e",
+    "gCO2 = 1e-6 * tCO2 = gCO2e",
+)
+
+#: Friendly names of common dimensionalities, for error messages.
+_DIMENSION_NAMES = {
+    "[mass] * [length] ** 2 / [time] ** 3": "a power",
+    "[mass] * [length] ** 2 / [time] ** 2": "an energy",
+    "[time]": "a duration",
+    "[length]": "a length",
+    "[compute]": "an amount of compute",
+    "[compute] / [time]": "a compute rate",
+    "[text] / [time]": "a token rate",
+    "[text]": "a number of tokens",
+    "[currency]": "an amount of money",
+    "[information]": "an amount of data",
+    "[information] / [time]": "a data rate",
+    "": "a plain number",
+}
+
+
+@lru_cache(maxsize=1)
+def registry() -> pint.UnitRegistry:
+    """The unit registry for scenario files (built once, on first use)."""
+    units = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
+    for definition in _EXTRA_UNITS:
+        units.define(definition)
+    return units
+
+
+def _dimension_name(dimensionality: Any) -> str:
+    text = str(dimensionality)
+    return _DIMENSION_NAMES.get(text, f"dimension {text}")
+
+
+def to_unit(value: Any, unit: str) -> float:
+    """``value`` (a number already in ``unit``, or a string with units) as a float in ``unit``."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number or a quantity in {unit}, got {value!r}")
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        number = _parse(value, unit)
+    else:
+        raise ValueError(f"expected a number or a quantity like '10 {unit}', got {value!r}")
+    if not math.isfinite(number):
+        raise ValueError(f"must be a finite number, got {value!r}")
+    return number
+
+
+def _parse(text: str, unit: str) -> float:
+    units = registry()
+    try:
+        quantity = units.Quantity(text.strip())
+    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError):
+        raise ValueError(f"cannot read {text!r} as a quantity in {unit}") from None
+    if not isinstance(quantity, pint.Quantity):  # a bare number in a string
+        return float(quantity)
+    target = units.Unit(unit)
+    if quantity.dimensionless and target.dimensionless:
+        return float(quantity.to(target).magnitude)
+    if quantity.dimensionality != target.dimensionality:
+        raise ValueError(
+            f"{text!r} is {_dimension_name(quantity.dimensionality)}; expected "
+            f"{_dimension_name(target.dimensionality)} in {unit} (e.g. '10 {unit}')"
+        )
+    return float(quantity.to(target).magnitude)
+
+
+def Quantity(unit: str, **constraints: Any) -> Any:  # noqa: N802 - reads like a type
+    """A float field stored in ``unit`` that also accepts strings with units."""
+    return Annotated[
+        float,
+        BeforeValidator(lambda value: to_unit(value, unit)),
+        Field(**constraints, json_schema_extra={"unit": unit}),
+        WithJsonSchema(
+            {
+                "anyOf": [{"type": "number"}, {"type": "string"}],
+                "description": f"number in {unit}, or a string with units",
+                "unit": unit,
+            }
+        ),
+    ]
