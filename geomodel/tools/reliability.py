@@ -1,0 +1,189 @@
+"""Reliability: cluster MTBF, the checkpoint interval and the goodput factor.
+
+Failures of the chips in a job are taken as independent and exponential, so a
+job on ``n`` chips fails at ``n`` times the rate of one chip:
+``M = mtbf_hours_per_chip / n``.
+
+Checkpoint interval (``C`` = time to write a checkpoint, ``M`` = cluster MTBF):
+
+* Young (1974), "A first order approximation to the optimum checkpoint
+  interval", CACM 17(9): ``tau = sqrt(2 C M)``.
+* Daly (2006), "A higher order estimate of the optimum checkpoint interval for
+  restart dumps", FGCS 22(3): ``tau = sqrt(2 C M) [1 + sqrt(C / 2M) / 3 +
+  (C / 2M) / 9] - C`` for ``C < 2M``, and ``tau = M`` otherwise.
+
+Expected fraction of wall-clock time lost (first order, ``R`` = restart time):
+``waste = C / tau + (tau / 2 + R) / M``: one checkpoint per interval, and per
+failure half an interval of lost work plus the restart. The goodput factor the
+optimiser applies to training work is ``g = 1 - waste`` clamped to [0, 1]; it
+is 0, with a reason, when the cluster fails more often than it can write a
+checkpoint and restart (``M <= C + R``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from geomodel.catalog.entries import HardwareSystem
+from geomodel.tools.checks import non_negative, positive, positive_int
+
+MINUTES_PER_HOUR = 60.0
+
+#: Default checkpoint write stall: seconds to minutes for a 405B model with
+#: fast storage or asynchronous checkpoints (FACTS 5) -> 1 minute [estimate].
+DEFAULT_CHECKPOINT_MINUTES = 1.0
+
+#: Default restart: reschedule, reload the checkpoint, warm up [estimate].
+DEFAULT_RESTART_MINUTES = 5.0
+
+
+def cluster_mtbf_hours(mtbf_hours_per_chip: float, chips: int) -> float:
+    """Mean time between job-interrupting failures of ``chips`` chips together."""
+    return positive(mtbf_hours_per_chip, "mtbf_hours_per_chip") / positive_int(chips, "chips")
+
+
+def expected_interruptions(mtbf_hours_per_chip: float, chips: int, hours: float) -> float:
+    """Expected failures of a job on ``chips`` chips running for ``hours``."""
+    return non_negative(hours, "hours") / cluster_mtbf_hours(mtbf_hours_per_chip, chips)
+
+
+def young_interval_hours(checkpoint_hours: float, mtbf_hours: float) -> float:
+    """Young's first-order optimum compute time between checkpoints, sqrt(2 C M)."""
+    checkpoint_hours = non_negative(checkpoint_hours, "checkpoint_hours")
+    return math.sqrt(2.0 * checkpoint_hours * positive(mtbf_hours, "mtbf_hours"))
+
+
+def daly_interval_hours(checkpoint_hours: float, mtbf_hours: float) -> float:
+    """Daly's higher-order optimum interval; ``M`` itself when ``C >= 2M``."""
+    c = non_negative(checkpoint_hours, "checkpoint_hours")
+    m = positive(mtbf_hours, "mtbf_hours")
+    if c >= 2.0 * m:
+        return m
+    ratio = c / (2.0 * m)
+    return math.sqrt(2.0 * c * m) * (1.0 + math.sqrt(ratio) / 3.0 + ratio / 9.0) - c
+
+
+def waste_fraction(
+    interval_hours: float, checkpoint_hours: float, restart_hours: float, mtbf_hours: float
+) -> float:
+    """Expected fraction of time lost, C/tau + (tau/2 + R)/M (not clamped).
+
+    With free checkpoints (``C = 0``) the best interval is 0 and only the
+    restarts are lost: ``R / M``.
+    """
+    tau = non_negative(interval_hours, "interval_hours")
+    c = non_negative(checkpoint_hours, "checkpoint_hours")
+    r = non_negative(restart_hours, "restart_hours")
+    m = positive(mtbf_hours, "mtbf_hours")
+    if c == 0.0:
+        return (tau / 2.0 + r) / m
+    if tau == 0.0:
+        return math.inf
+    return c / tau + (tau / 2.0 + r) / m
+
+
+def exponential_model_goodput(
+    interval_hours: float, checkpoint_hours: float, restart_hours: float, mtbf_hours: float
+) -> float:
+    """Useful fraction of wall-clock time under exponential failures, exactly.
+
+    Daly (2006), total wall time for solve time ``T_s``:
+    ``T_w = M exp(R/M) (exp((tau + C)/M) - 1) T_s / tau``, so the useful fraction
+    is ``tau / (M exp(R/M) (exp((tau + C)/M) - 1))``. A cross-check on the first
+    -order waste formula, which it approaches when ``C, R, tau << M``.
+    """
+    tau = positive(interval_hours, "interval_hours")
+    c = non_negative(checkpoint_hours, "checkpoint_hours")
+    r = non_negative(restart_hours, "restart_hours")
+    m = positive(mtbf_hours, "mtbf_hours")
+    exponent = (tau + c) / m + r / m
+    if exponent > 700:  # exp overflows; the job effectively never finishes
+        return 0.0
+    return tau / (m * math.exp(r / m) * math.expm1((tau + c) / m))
+
+
+@dataclass(frozen=True)
+class ReliabilityReport:
+    """Cluster MTBF, checkpoint intervals and the goodput factor of one job."""
+
+    system: str
+    chips: int
+    mtbf_hours_per_chip: float
+    cluster_mtbf_hours: float
+    interruptions_per_day: float
+    checkpoint_minutes: float
+    restart_minutes: float
+    young_interval_minutes: float
+    daly_interval_minutes: float  #: the interval used for the waste and goodput
+    waste_fraction: float  #: first-order expected fraction of time lost, clamped to [0, 1]
+    goodput: float  #: g = 1 - waste, in [0, 1]; what the optimiser applies
+    goodput_exponential_model: float  #: exact exponential model at the same interval
+    reason: str = ""  #: why goodput is 0, when it is
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def reliability_report(
+    system: HardwareSystem,
+    chips: int,
+    checkpoint_minutes: float = DEFAULT_CHECKPOINT_MINUTES,
+    restart_minutes: float = DEFAULT_RESTART_MINUTES,
+) -> ReliabilityReport:
+    """Failures, checkpoint interval and goodput of a job on ``chips`` chips."""
+    chips = positive_int(chips, "chips")
+    checkpoint_minutes = non_negative(checkpoint_minutes, "checkpoint_minutes")
+    restart_minutes = non_negative(restart_minutes, "restart_minutes")
+
+    m = cluster_mtbf_hours(system.mtbf_hours_per_chip, chips)
+    c = checkpoint_minutes / MINUTES_PER_HOUR
+    r = restart_minutes / MINUTES_PER_HOUR
+    young = young_interval_hours(c, m)
+    daly = daly_interval_hours(c, m)
+
+    reason = ""
+    if m <= c + r:
+        waste, goodput, exact = 1.0, 0.0, 0.0
+        reason = (
+            f"the cluster fails every {m * MINUTES_PER_HOUR:.3g} min on average, no longer "
+            f"than a checkpoint plus a restart ({checkpoint_minutes + restart_minutes:g} min): "
+            "the job cannot make progress"
+        )
+    else:
+        raw = waste_fraction(daly, c, r, m)
+        waste = min(1.0, raw)
+        goodput = max(0.0, 1.0 - raw)
+        exact = exponential_model_goodput(daly, c, r, m) if daly > 0 else math.exp(-r / m)
+        if goodput == 0.0:
+            reason = f"expected time lost is {raw:.0%} of the run: the job cannot make progress"
+
+    return ReliabilityReport(
+        system=system.name,
+        chips=chips,
+        mtbf_hours_per_chip=system.mtbf_hours_per_chip,
+        cluster_mtbf_hours=m,
+        interruptions_per_day=24.0 / m,
+        checkpoint_minutes=checkpoint_minutes,
+        restart_minutes=restart_minutes,
+        young_interval_minutes=young * MINUTES_PER_HOUR,
+        daly_interval_minutes=daly * MINUTES_PER_HOUR,
+        waste_fraction=waste,
+        goodput=goodput,
+        goodput_exponential_model=exact,
+        reason=reason,
+    )
+
+
+def goodput_factor(
+    system: HardwareSystem,
+    chips: int,
+    checkpoint_minutes: float = DEFAULT_CHECKPOINT_MINUTES,
+    restart_minutes: float = DEFAULT_RESTART_MINUTES,
+) -> float:
+    """The goodput factor g in [0, 1] of a job on ``chips`` chips of ``system``.
+
+    This is the ``g_j`` of DESIGN section 4 (training work constraint).
+    """
+    return reliability_report(system, chips, checkpoint_minutes, restart_minutes).goodput
