@@ -1,0 +1,141 @@
+"""`geomodel plugins [--json]` through the real console script.
+
+A test distribution is installed on the script's PYTHONPATH with a good plugin
+and one that fails to import; every other plugin distribution is blocked with
+GEOMODEL_DISABLE_PLUGINS so that the output holds only what the test expects.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib.metadata import distribution
+from pathlib import Path
+
+import pytest
+from plugin_fixtures import TESTS_DIR, installed_plugin_distributions, write_distribution
+
+from geomodel.catalog import CATALOG_KINDS
+from geomodel.plugin_loader import DISABLE_ENV, STRICT_ENV
+
+GEOMODEL = Path(sys.executable).with_name("geomodel")
+DIST, VERSION = "geomodel-fixture-cli", "2.0.1"
+MISSING = "ModuleNotFoundError: No module named 'geomodel_fixture_missing_dependency'"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    site_dir = tmp_path_factory.mktemp("site-packages")
+    write_distribution(
+        site_dir,
+        DIST,
+        VERSION,
+        {"good": "plugin_fixtures.good_catalog", "broken": "plugin_fixtures.broken_import"},
+    )
+    return site_dir
+
+
+def geomodel(*args: str, site: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k not in {DISABLE_ENV, STRICT_ENV}}
+    if site is not None:
+        path = [str(site), str(TESTS_DIR), environment.get("PYTHONPATH", "")]
+        environment["PYTHONPATH"] = os.pathsep.join(p for p in path if p)
+        environment[DISABLE_ENV] = ",".join(sorted(installed_plugin_distributions()))
+    environment.update(env)
+    return subprocess.run(
+        [str(GEOMODEL), *args], capture_output=True, text=True, env=environment, timeout=120
+    )
+
+
+def table_row(output: str, first_cell: str) -> list[str]:
+    """The cells of the table row whose first cell is ``first_cell``."""
+    for line in output.splitlines():
+        cells = [c.strip() for c in line.replace("┃", "│").strip().strip("│").split("│")]
+        if cells and cells[0] == first_cell:
+            return cells
+    raise AssertionError(f"no table row {first_cell!r} in:\n{output}")
+
+
+def test_the_table_lists_plugins_and_failures(site):
+    done = geomodel("plugins", site=site)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Loaded plugins" in out
+    header = table_row(out, "plugin")
+    assert header == ["plugin", "distribution", "version", "module", "contributes"]
+    assert table_row(out, "good") == [
+        "good",
+        DIST,
+        VERSION,
+        "plugin_fixtures.good_catalog",
+        "hardware systems: fixture_hgx_8; link technologies: fixture_smf; power sources: fixture_grid",
+    ]
+    assert "Plugins that failed" in out
+    assert table_row(out, "broken") == ["broken", DIST, "load", MISSING]
+
+
+def test_json_lists_the_same(site):
+    done = geomodel("plugins", "--json", site=site)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "plugins": [
+            {
+                "name": "good",
+                "distribution": DIST,
+                "version": VERSION,
+                "module": "plugin_fixtures.good_catalog",
+                "plugin_api": "1",
+                "contributes": {
+                    "hardware systems": ["fixture_hgx_8"],
+                    "link technologies": ["fixture_smf"],
+                    "power sources": ["fixture_grid"],
+                },
+            }
+        ],
+        "failed": [{"name": "broken", "distribution": DIST, "stage": "load", "reason": MISSING}],
+    }
+
+
+def test_a_disabled_plugin_is_neither_loaded_nor_failed(site):
+    env = {DISABLE_ENV: ",".join([*sorted(installed_plugin_distributions()), "broken"])}
+    done = geomodel("plugins", "--json", site=None, PYTHONPATH=f"{site}{os.pathsep}{TESTS_DIR}", **env)
+    report = json.loads(done.stdout)
+    assert [p["name"] for p in report["plugins"]] == ["good"]
+    assert report["failed"] == []
+    table = geomodel("plugins", site=None, PYTHONPATH=f"{site}{os.pathsep}{TESTS_DIR}", **env)
+    assert "No plugin failed" in table.stdout
+    assert "Plugins that failed" not in table.stdout
+
+
+def test_strict_mode_fails_with_one_line_naming_plugin_and_distribution(site):
+    done = geomodel("plugins", "--json", site=site, **{STRICT_ENV: "1"})
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"Error: plugin 'broken' (distribution {DIST}) load: {MISSING}")
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+
+
+def test_every_installed_entry_point_is_either_loaded_or_failed():
+    """With nothing blocked: the built-ins (and any other installed plugin) appear,
+    whatever state they are in, with the documented shape."""
+    done = geomodel("plugins", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert set(report) == {"plugins", "failed"}
+    for plugin in report["plugins"]:
+        assert set(plugin) == {"name", "distribution", "version", "module", "plugin_api", "contributes"}
+        assert list(plugin["contributes"]) == list(CATALOG_KINDS)
+    for failure in report["failed"]:
+        assert set(failure) == {"name", "distribution", "stage", "reason"} and failure["reason"]
+    builtins = {ep.name for ep in distribution("geomodel").entry_points if ep.group == "geomodel"}
+    listed = {p["name"] for p in report["plugins"] if p["distribution"] == "geomodel"}
+    failed = {f["name"] for f in report["failed"] if f["distribution"] == "geomodel"}
+    assert builtins <= listed | failed
+    assert all(
+        p["module"].startswith("geomodel_builtins.")
+        for p in report["plugins"]
+        if p["distribution"] == "geomodel"
+    )
