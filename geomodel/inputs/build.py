@@ -15,8 +15,8 @@ import xarray as xr
 
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.dataset import variable
-from geomodel.inputs.network import region_site_latency_ms, scenario_links
 from geomodel.inputs.power import site_power
+from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario, window_bounds
 from geomodel.tools.reliability import goodput_factor
 

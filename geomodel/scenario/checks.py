@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from geomodel.catalog import Catalog
 from geomodel.errors import closest_names
-from geomodel.inputs.network import region_site_latency_ms
 from geomodel.scenario.files import Document
+from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
 from geomodel.scenario.schema import Scenario, window_bounds
 

@@ -1,4 +1,4 @@
-"""Latency from user regions to sites, and the DCI links between sites."""
+"""Scenario geometry: latency from user regions to sites, and the DCI links between sites."""
 
 from __future__ import annotations
 
