@@ -80,7 +80,7 @@ def size(
         table_rows,
         {
             "system": "system",
-            "chips_per_system": "chips per system",
+            "chips_per_system": "chips/system",
             "scale_up_domain_chips": "scale-up domain (chips)",
             "systems": "systems",
             "chips_installed": "chips installed",
@@ -89,7 +89,7 @@ def size(
             "bf16_dense_eflops": "BF16 dense (EFLOPS)",
             "it_mw": "IT (MW)",
             "facility_mw": "facility (MW)",
-            "bf16_dense_pflops_per_facility_mw": "PFLOPS per facility MW",
+            "bf16_dense_pflops_per_facility_mw": "BF16 PFLOPS/facility MW",
             "sites": f"sites of {site_mw:g} MW",
             "capex_musd": "capex (USD M)",
         },
@@ -146,6 +146,7 @@ def reliability(
         ("Daly interval, used (min)", report.daly_interval_minutes),
         ("expected time lost (%)", 100.0 * report.waste_fraction),
         ("goodput factor g", report.goodput),
+        ("goodput, exact exponential model (check)", report.goodput_exponential_model),
     ]
     print_table(
         [{"quantity": q, "value": v} for q, v in quantities],
