@@ -1,0 +1,95 @@
+"""Building blocks of the built-in hourly profiles: calendar positions and rescaling.
+
+Every profile is evaluated at the midpoint of each hour (the hour that begins at
+the timestamp) and places it in its UTC calendar year. The seasonal cosine has a
+period of 8,760 hours counted from 1 January 00:00 UTC, the daily one 24 hours,
+so any 8,760 consecutive hours of a non-leap year, in any time zone and even
+when they straddle New Year, hold each phase exactly once: both shapes, and
+their product, average to exactly zero. (In a leap year 31 December repeats the
+phase of 1 January.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+HOURS_PER_DAY = 24.0
+HOURS_PER_SEASON_CYCLE = 8760.0
+#: Hour of a non-leap year at noon on 21 June (day 172): midsummer in the north.
+MIDSUMMER_HOUR = (172 - 1) * 24 + 12
+#: Latitude (degrees) from which the seasonal shapes reach their full amplitude.
+TROPIC_DEG = 23.44
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Where each hour of a time index falls in its UTC year and day.
+
+    ``hour_slot`` numbers the whole UTC hour a timestamp starts in (0 for the first
+    hour of the year); ``hour_of_year`` and ``utc_hour_of_day`` are hour midpoints.
+    """
+
+    year: np.ndarray
+    hour_slot: np.ndarray
+    hour_of_year: np.ndarray
+    utc_hour_of_day: np.ndarray
+
+
+def clock(time_index: pd.DatetimeIndex) -> Clock:
+    utc = time_index.tz_convert("UTC")
+    slot = (utc.dayofyear.to_numpy() - 1) * 24 + utc.hour.to_numpy()
+    offset = utc.minute.to_numpy() / 60.0 + 0.5
+    return Clock(
+        year=utc.year.to_numpy(),
+        hour_slot=slot,
+        hour_of_year=slot + offset,
+        utc_hour_of_day=utc.hour.to_numpy() + offset,
+    )
+
+
+def utc_year(year: int) -> pd.DatetimeIndex:
+    """Every hour of one calendar year in UTC."""
+    return pd.date_range(f"{year}-01-01", f"{year + 1}-01-01", freq="h", tz="UTC", inclusive="left")
+
+
+def daily_cosine(times: Clock, lon: float, peak_hour: float, harmonic: int = 1) -> np.ndarray:
+    """cos(2 pi n (h - peak) / 24) in local solar time h = UTC hour + lon / 15."""
+    solar_hour = times.utc_hour_of_day + lon / 15.0
+    return np.cos(2 * np.pi * harmonic * (solar_hour - peak_hour) / HOURS_PER_DAY)
+
+
+def season_cosine(times: Clock, lat: float) -> np.ndarray:
+    """+1 at local midsummer, -1 at midwinter; damped towards the equator.
+
+    The southern hemisphere is shifted by half a year; the amplitude is
+    min(1, |lat| / 23.44) so that equatorial sites get little seasonality.
+    """
+    phase = 2 * np.pi * (times.hour_of_year - MIDSUMMER_HOUR) / HOURS_PER_SEASON_CYCLE
+    weight = min(1.0, abs(lat) / TROPIC_DEG)
+    hemisphere = 1.0 if lat >= 0 else -1.0
+    return hemisphere * weight * np.cos(phase)
+
+
+def scale_to_mean(raw: np.ndarray, target: float, rtol: float = 1e-12) -> float:
+    """The factor s >= 0 for which mean(min(s * raw, 1)) equals ``target`` (raw >= 0).
+
+    Starts from target / mean(raw) and repeats s <- s * target / mean; because
+    the clipped mean is concave in s, the steps rise monotonically to the answer.
+    """
+    if target == 0:
+        return 0.0
+    reachable = float(np.mean(raw > 0))
+    if not 0 < target < reachable:
+        raise ValueError(
+            f"cannot scale to a mean of {target}: the profile is non-zero in {reachable:.1%} of hours"
+        )
+    scale = target / float(np.mean(raw))
+    for _ in range(500):
+        mean = float(np.mean(np.minimum(scale * raw, 1.0)))
+        if abs(mean - target) <= rtol * target:
+            return scale
+        scale *= target / mean
+    raise ValueError(f"scaling to a mean of {target} did not converge")
