@@ -116,7 +116,7 @@ def test_hardware_derived_figures():
     [
         ("latency_us_per_km", 10.0),  # ms/1000 km confused with us/km, or RTT doubled twice
         ("latency_us_per_km", 2.5),  # faster than light in vacuum (3.34 us/km)
-        ("fibre_kind", "copper"),
+        ("fibre_kind", "Hollow Core"),
         ("route_factor", 0.9),
         ("capacity_gbit_s_per_fibre_pair", 0),
         ("transceiver_power_w_per_gbit_s", -0.1),
