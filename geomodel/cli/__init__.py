@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import click
 import typer
 
-from geomodel.cli import analysis, plugins_command, scenario_commands
+from geomodel.cli import analysis, plugins_command, run_commands, scenario_commands
 from geomodel.errors import GeomodelError, UsageError
 
 app = typer.Typer(
@@ -25,6 +25,8 @@ app = typer.Typer(
 app.command("plugins")(plugins_command.plugins)
 app.command("validate")(scenario_commands.validate)
 app.command("schema")(scenario_commands.schema)
+app.command("run")(run_commands.run)
+app.command("report")(run_commands.report)
 analysis.register(app)
 
 DEBUG_FLAG = "--debug"

@@ -13,9 +13,10 @@ from rich.table import Table
 JSON_HELP = "Print JSON instead of a table, for scripts."
 
 
-def console() -> Console:
+def console(stderr: bool = False) -> Console:
     """A console sized for pipes too (no wrapping of tables at 80 columns in CI)."""
-    return Console(width=200) if not Console().is_terminal else Console()
+    probe = Console(stderr=stderr)
+    return probe if probe.is_terminal else Console(width=200, stderr=stderr)
 
 
 def print_json(data: Any) -> None:

@@ -1,0 +1,208 @@
+"""The Python API: ``solve`` a scenario (or an inputs Dataset) and get a :class:`Result`.
+
+The CLI, the batch engine and the app all go through these functions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pyomo
+import xarray as xr
+from pyomo.common.errors import InfeasibleConstraintException
+
+from geomodel.catalog import Catalog, build_catalog
+from geomodel.inputs.build import build_inputs
+from geomodel.model.build import OBJECTIVE_TERMS, IntegerChoices, build_model
+from geomodel.plugin_loader import PluginHost
+from geomodel.results.extract import extract_results
+from geomodel.results.kpis import compute_kpis
+from geomodel.results.result import Result, attach_kpis
+from geomodel.scenario import Scenario, load_scenario
+from geomodel.solve.explain import explain_constraints
+from geomodel.solve.highs import SolveOutcome, SolverSettings, solve_model
+
+Progress = Callable[[str], None]
+_KUSD = 1000.0
+#: objective term component -> KPI name
+TERM_KPIS = dict(
+    zip(
+        OBJECTIVE_TERMS,
+        (
+            "energy_cost_term_usd",
+            "carbon_cost_term_usd",
+            "latency_cost_term_usd",
+            "unserved_cost_term_usd",
+            "extension_cost_term_usd",
+        ),
+        strict=True,
+    )
+)
+
+
+def solve(
+    scenario: Scenario | str | Path,
+    *,
+    variants: Iterable[str] = (),
+    overrides: Mapping[str, Any] | Iterable[str] | None = None,
+    catalog: Catalog | None = None,
+    progress: Progress | None = None,
+    epsilon: tuple[str, float] | None = None,
+) -> Result:
+    """Load (if given a path), build, solve and read back one scenario."""
+    report = progress or (lambda phase: None)
+    catalog = catalog if catalog is not None else build_catalog()
+    if not isinstance(scenario, Scenario):
+        report("load")
+        scenario = load_scenario(scenario, variants=variants, overrides=overrides, catalog=catalog)
+    inputs = build_inputs(scenario, catalog)
+    return solve_inputs(inputs, host=catalog.host, progress=report, epsilon=epsilon)
+
+
+def solve_inputs(
+    inputs: xr.Dataset,
+    *,
+    host: PluginHost | None = None,
+    progress: Progress | None = None,
+    epsilon: tuple[str, float] | None = None,
+    minimise: str = "weighted",
+) -> Result:
+    """Solve an inputs Dataset.
+
+    ``epsilon`` = ("latency", ms) or ("carbon", tCO2e) bounds mean served latency
+    or emissions (Pareto mode); ``minimise`` = "latency" or "carbon" replaces the
+    weighted objective by that term alone (the ends of a Pareto front).
+    """
+    report = progress or (lambda phase: None)
+    options = json.loads(inputs.attrs.get("solver_options", "{}"))
+    integer = IntegerChoices(**options.get("integer", {}))
+    settings = SolverSettings(
+        time_limit_s=options.get("time_limit", 600.0),
+        mip_gap=options.get("mip_gap", 0.01),
+        threads=options.get("threads", 1),
+    )
+    report("build")
+    started = time.perf_counter()
+    model = build_model(inputs, integer)
+    messages = _apply_extensions(model, inputs, host)
+    if epsilon is not None:
+        add_epsilon_bound(model, *epsilon)
+    if minimise != "weighted":
+        minimise_term(model, minimise)
+    build_seconds = time.perf_counter() - started
+    report("solve")
+    try:
+        outcome = solve_model(model, settings)
+        if minimise != "weighted" and outcome.has_solution:  # report the weighted objective
+            outcome.objective = float(model.objective.expr())
+
+    except InfeasibleConstraintException as error:
+        names = re.findall(r"'([^']+)'", str(error))
+        outcome = SolveOutcome("infeasible", str(error), iis_constraints=names)
+    report("results")
+    return _result(model, inputs, outcome, build_seconds, messages)
+
+
+def add_epsilon_bound(model, term: str, bound: float) -> None:
+    """Pareto mode: bound mean served latency (ms) or total emissions (tCO2e)."""
+    import pyomo.environ as pyo
+
+    if term == "latency":
+        model.epsilon = pyo.Constraint(expr=model.latency_ms_mtoken <= bound * model.served_mtoken)
+    elif term == "carbon":
+        model.epsilon = pyo.Constraint(expr=model.emissions_tco2 <= bound)
+    else:
+        raise ValueError(f"unknown epsilon term {term!r}; use 'latency' or 'carbon'")
+
+
+def minimise_term(model, term: str) -> None:
+    """Replace the objective by one term; unserved demand stays dearer than any serving."""
+    import pyomo.environ as pyo
+
+    model.objective.deactivate()
+    if term == "latency":
+        worst_ms = float(model.inputs["sla_ms"].max()) if model.inputs.sizes.get("service") else 0.0
+        expr = model.latency_ms_mtoken + (worst_ms + 1.0) * model.unserved_mtoken
+    elif term == "carbon":
+        expr = model.emissions_tco2 + 1.0 * model.unserved_mtoken  # 1 t/Mtoken >> serving's
+    else:
+        raise ValueError(f"unknown term {term!r}; use 'latency' or 'carbon'")
+    model.term_objective = pyo.Objective(expr=expr, sense=pyo.minimize)
+
+
+def _apply_extensions(model, inputs: xr.Dataset, host: PluginHost | None) -> list[str]:
+    """Let each plugin's ``extend_model`` add to the model; a failing one is named and skipped."""
+    if host is None:
+        return []
+    before = len(host.failures)
+    applied = [plugin.name for plugin, _ in host.call_each("extend_model", model=model, inputs=inputs)]
+    failures = [str(f) for f in host.failures[before:]]
+    model.extensions = applied
+    return failures
+
+
+def _result(model, inputs, outcome: SolveOutcome, build_seconds: float, messages: list[str]) -> Result:
+    kpis: dict[str, Any] = {
+        "solver_status": outcome.status,
+        "mip_gap": outcome.mip_gap if outcome.mip_gap is not None else float("nan"),
+        "build_seconds": build_seconds,
+        "solve_seconds": outcome.handover_seconds + outcome.solve_seconds,
+    }
+    if outcome.has_solution:
+        dataset = extract_results(model)
+        kpis.update(compute_kpis(dataset, inputs, model.weight_hours))
+        kpis["objective"] = outcome.objective * _KUSD
+        for term, name in TERM_KPIS.items():
+            kpis[name] = (
+                float(
+                    getattr(model, term).expr()
+                    if hasattr(getattr(model, term), "expr")
+                    else getattr(model, term)()
+                )
+                * _KUSD
+            )
+        if outcome.status != "optimal":
+            messages.append(
+                f"solver stopped with status {outcome.status} ({outcome.message}); "
+                f"the solution is feasible but not proven optimal "
+                f"(gap {kpis['mip_gap']:.2%})"
+            )
+    else:
+        dataset = xr.Dataset(coords=inputs.coords)
+        messages.append(f"no solution: {outcome.message}")
+        if outcome.status == "infeasible":
+            reasons = explain_constraints(outcome.iis_constraints, inputs)
+            messages.extend(reasons or ["HiGHS found no infeasible subset to explain"])
+    dataset.attrs.update(
+        {
+            k: inputs.attrs[k]
+            for k in (
+                "scenario_name",
+                "scenario_hash",
+                "scenario_json",
+                "variants",
+                "timezone",
+                "geomodel_version",
+                "plugin_versions",
+            )
+            if k in inputs.attrs
+        }
+    )
+    dataset.attrs.update(
+        pyomo_version=pyomo.version.version,
+        highs_version=outcome.highs_version,
+        solver_message=outcome.message,
+        handover_seconds=outcome.handover_seconds,
+        extensions=",".join(getattr(model, "extensions", [])),
+        is_mip=int(outcome.is_mip),
+    )
+    attach_kpis(dataset, kpis, messages)
+    return Result(inputs=inputs, dataset=dataset, kpis=kpis, messages=messages)
+
+
+__all__ = ["Result", "add_epsilon_bound", "solve", "solve_inputs"]

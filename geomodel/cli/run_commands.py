@@ -1,0 +1,164 @@
+"""``geomodel run`` and ``geomodel report``: solve a scenario, print and save its KPIs."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from geomodel.api import solve_inputs
+from geomodel.catalog import build_catalog
+from geomodel.cli.output import JSON_HELP, console, print_json, print_table
+from geomodel.cli.scenario_commands import SET_HELP, VARIANT_HELP
+from geomodel.errors import UsageError
+from geomodel.inputs.build import build_inputs
+from geomodel.pareto import PARETO_TERMS, pareto_front
+from geomodel.results.kpis import KPI_SPECS
+from geomodel.results.result import Result, open_result
+from geomodel.scenario import load_scenario
+
+PHASES = {
+    "load": "loading scenario",
+    "build": "building model",
+    "solve": "solving (HiGHS)",
+    "results": "reading results",
+}
+
+
+def run(
+    scenario_file: Path = typer.Argument(..., help="Scenario YAML file."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write the results (NetCDF)."),
+    variant: list[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
+    set_: list[str] = typer.Option([], "--set", help=SET_HELP),
+    pareto: str | None = typer.Option(
+        None, "--pareto", help="Epsilon-constraint sweep: latency:N or carbon:N points."
+    ),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Solve a scenario, print its KPI table and write the results Dataset."""
+    sweep = _parse_pareto(pareto)
+    _check_writable(output)
+    started = time.perf_counter()
+    with _progress(quiet=json_output) as advance:
+        advance("load")
+        catalog = build_catalog()
+        scenario = load_scenario(scenario_file, variants=variant, overrides=set_, catalog=catalog)
+        inputs = build_inputs(scenario, catalog)
+        if sweep is None:
+            result = solve_inputs(inputs, host=catalog.host, progress=advance)
+            if output is not None:
+                result.to_netcdf(output)
+            results = [result]
+        else:
+            front = pareto_front(inputs, *sweep, host=catalog.host, progress=advance)
+            results = front.points
+            if output is not None:
+                combined = Result(inputs=inputs, dataset=front.dataset(), kpis=results[-1].kpis)
+                combined.to_netcdf(output)
+    elapsed = time.perf_counter() - started
+    if json_output:
+        payload = [{"kpis": r.kpis, "messages": r.messages} for r in results]
+        print_json(payload[0] if sweep is None else {"pareto": sweep[0], "points": payload})
+    else:
+        for index, result in enumerate(results):
+            title = f"{scenario.name or scenario_file.name}"
+            if sweep is not None:
+                title += f" - Pareto point {index + 1} of {len(results)}"
+            print_kpis(result, title)
+        console().print(
+            f"done in {elapsed:.1f} s" + (f"; results written to {output}" if output else "")
+        )
+    if any(r.status not in ("optimal", "time_limit") for r in results):
+        raise typer.Exit(1)
+
+
+def report(
+    result_file: Path = typer.Argument(..., help="Results file written by `geomodel run -o`."),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Print the KPIs of a saved result."""
+    result = open_result(result_file)
+    if json_output:
+        print_json({"kpis": result.kpis, "messages": result.messages})
+        return
+    print_kpis(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))
+
+
+def print_kpis(result: Result, title: str) -> None:
+    """The KPI table with units, then the solver's messages in words."""
+    rows = [
+        {"kpi": name, "value": result.kpis[name], "units": units}
+        for name, (units, _) in KPI_SPECS.items()
+        if name in result.kpis
+    ]
+    print_table(rows, {"kpi": "KPI", "value": "value", "units": "units"}, title=title)
+    out = console()
+    for message in result.messages:
+        out.print(f"[yellow]{message}[/yellow]")
+
+
+def _parse_pareto(text: str | None) -> tuple[str, int] | None:
+    if text is None:
+        return None
+    term, _, count = text.partition(":")
+    if term not in PARETO_TERMS or not count.isdigit() or int(count) < 2:
+        raise UsageError("--pareto", f"expected latency:N or carbon:N with N >= 2, got {text!r}")
+    return term, int(count)
+
+
+def _check_writable(output: Path | None) -> None:
+    if output is None:
+        return
+    folder = output.resolve().parent
+    if not folder.exists():
+        raise UsageError("--output", f"folder {folder} does not exist")
+    if output.exists() and output.is_dir():
+        raise UsageError("--output", f"{output} is a folder; give a file name such as out.nc")
+    probe = folder / f".{output.name}.write-test"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        raise UsageError("--output", f"cannot write to {folder}: {error.strerror}") from None
+
+
+class _progress:  # noqa: N801 - used as a context manager, reads like a function
+    """Show the current phase with elapsed time on stderr, then each phase's time."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.bar = None
+        self.task = None
+        self.marks: list[tuple[str, float]] = []
+
+    def __enter__(self):
+        if not self.quiet:
+            self.bar = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=console(stderr=True),
+                transient=True,
+            )
+            self.bar.__enter__()
+            self.task = self.bar.add_task("starting", total=None)
+        return self.advance
+
+    def advance(self, phase: str) -> None:
+        self.marks.append((phase, time.perf_counter()))
+        if self.bar is not None:
+            self.bar.update(self.task, description=PHASES.get(phase, phase))
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is None:
+            return
+        self.bar.__exit__(*exc)
+        if exc[0] is None and self.marks:
+            self.marks.append(("end", time.perf_counter()))
+            totals: dict[str, float] = {}
+            for (phase, start), (_, end) in zip(self.marks, self.marks[1:], strict=False):
+                totals[phase] = totals.get(phase, 0.0) + end - start
+            timing = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in totals.items())
+            console(stderr=True).print(f"phases: {timing}")

@@ -1,0 +1,113 @@
+"""Index sets of the model: which variables can be non-zero (DESIGN section 4).
+
+Computed with numpy from the inputs Dataset, so the model holds a variable only
+for an eligible (job, site, system, step), (service, region, site, step) and so
+on, never a dense array bounded to zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import xarray as xr
+
+
+@dataclass
+class ModelSets:
+    """Positions (integers) into the Dataset's dimensions, per variable."""
+
+    n_time: int
+    sites: list[str]
+    systems: list[str]
+    jobs: list[str]
+    services: list[str]
+    regions: list[str]
+    sources: list[str]
+    links: list[str]
+    train: list[tuple[int, int, int, int]] = field(default_factory=list)  # j, s, h, t
+    infer: list[tuple[int, int, int, int]] = field(default_factory=list)  # i, s, h, t
+    serve: list[tuple[int, int, int, int]] = field(default_factory=list)  # i, r, s, t
+    unserved: list[tuple[int, int, int]] = field(default_factory=list)  # i, r, t
+    gen: list[tuple[int, int, int]] = field(default_factory=list)  # s, k, t
+    grid: list[tuple[int, int]] = field(default_factory=list)  # s, t
+    span: list[tuple[int, int, int]] = field(default_factory=list)  # j, s, t
+    flow: list[tuple[int, int, int]] = field(default_factory=list)  # j, l, t
+    #: (j, a, b) site pairs a job may not span (no link, or too slow for its pipeline)
+    apart: list[tuple[int, int, int]] = field(default_factory=list)
+    #: link position of each unordered site pair that has a link
+    link_of_pair: dict[tuple[int, int], int] = field(default_factory=dict)
+
+
+def _names(inputs: xr.Dataset, dim: str) -> list[str]:
+    return [str(v) for v in inputs[dim].values] if dim in inputs.coords else []
+
+
+def build_sets(inputs: xr.Dataset) -> ModelSets:
+    """Eligible index tuples of every variable."""
+    sets = ModelSets(
+        n_time=inputs.sizes["time"],
+        sites=_names(inputs, "site"),
+        systems=_names(inputs, "system"),
+        jobs=_names(inputs, "job"),
+        services=_names(inputs, "service"),
+        regions=_names(inputs, "region"),
+        sources=_names(inputs, "source"),
+        links=_names(inputs, "link"),
+    )
+    installed = inputs["chips_installed"].values > 0  # (s, h)
+    _training_sets(inputs, sets, installed)
+    _inference_sets(inputs, sets, installed)
+    capacity = inputs["source_capacity_mw"].values if sets.sources else np.zeros((len(sets.sites), 0))
+    for s, k in zip(*np.nonzero(capacity > 0), strict=True):
+        sets.gen.extend((int(s), int(k), t) for t in range(sets.n_time))
+    for s in np.flatnonzero(inputs["grid_import_limit_mw"].values > 0):
+        sets.grid.extend((int(s), t) for t in range(sets.n_time))
+    return sets
+
+
+def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -> None:
+    if not sets.jobs:
+        return
+    allowed = inputs["job_site_allowed"].values.astype(bool)  # (j, s)
+    eligible = inputs["job_system_eligible"].values.astype(bool)  # (j, h)
+    window = inputs["job_window"].values.astype(bool)  # (j, t)
+    # (j, s, h): allowed site, eligible system, installed there
+    usable = allowed[:, :, None] & eligible[:, None, :] & installed[None, :, :]
+    for j, s, h in zip(*np.nonzero(usable), strict=True):
+        sets.train.extend((int(j), int(s), int(h), int(t)) for t in np.flatnonzero(window[j]))
+    used_sites = {(j, s) for j, s, _, _ in sets.train}
+    for j, s in sorted(used_sites):
+        sets.span.extend((j, s, int(t)) for t in np.flatnonzero(window[j]))
+    site_a = [sets.sites.index(str(a)) for a in inputs["link_site_a"].values]
+    site_b = [sets.sites.index(str(b)) for b in inputs["link_site_b"].values]
+    for position, (a, b) in enumerate(zip(site_a, site_b, strict=True)):
+        sets.link_of_pair[(min(a, b), max(a, b))] = position
+    latency = inputs["link_latency_ms"].values
+    budget = inputs["pipeline_budget_ms"].values
+    for j in range(len(sets.jobs)):
+        job_sites = sorted(s for jj, s in used_sites if jj == j)
+        for x, a in enumerate(job_sites):
+            for b in job_sites[x + 1 :]:
+                link = sets.link_of_pair.get((a, b))
+                too_slow = link is not None and np.isfinite(budget[j]) and latency[link] > budget[j]
+                if link is None or too_slow:
+                    sets.apart.append((j, a, b))
+                else:
+                    sets.flow.extend((j, link, int(t)) for t in np.flatnonzero(window[j]))
+
+
+def _inference_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -> None:
+    if not sets.services or not sets.regions:
+        return
+    demand = inputs["demand_tokens_per_s"].values  # (i, r, t)
+    reachable = inputs["latency_ms"].values[None, :, :] <= inputs["sla_ms"].values[:, None, None]
+    allowed = inputs["service_system_allowed"].values.astype(bool)  # (i, h)
+    can_serve = (allowed[:, None, :] & installed[None, :, :]).any(axis=2)  # (i, s)
+    reachable &= can_serve[:, None, :]  # (i, r, s)
+    for i, r, t in zip(*np.nonzero(demand > 0), strict=True):
+        sets.unserved.append((int(i), int(r), int(t)))
+        sets.serve.extend((int(i), int(r), int(s), int(t)) for s in np.flatnonzero(reachable[i, r]))
+    served_at = {(i, s, t) for i, _, s, t in sets.serve}
+    for i, s, t in sorted(served_at):
+        sets.infer.extend((i, s, int(h), t) for h in np.flatnonzero(allowed[i] & installed[s]))

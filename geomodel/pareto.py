@@ -1,0 +1,84 @@
+"""Pareto mode: an epsilon-constraint sweep between the ends of a trade-off.
+
+For ``latency`` the swept quantity is the mean round trip of served demand (ms),
+for ``carbon`` total emissions (tCO2e). One end is the weighted optimum, the
+other the least the term can be; the points in between minimise the weighted
+objective with the term bounded (Haimes et al. 1971).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import xarray as xr
+
+from geomodel.api import Progress, solve_inputs
+from geomodel.inputs.dataset import variable
+from geomodel.plugin_loader import PluginHost
+from geomodel.results.kpis import KPI_SPECS
+from geomodel.results.result import Result
+
+#: term -> (KPI that measures it, units)
+PARETO_TERMS = {"latency": ("latency_ms_mean", "ms"), "carbon": ("emissions_tco2", "tCO2e")}
+
+
+@dataclass
+class ParetoFront:
+    """All points of a sweep, in order of the bound from tight to loose."""
+
+    term: str
+    bounds: list[float]
+    points: list[Result]
+
+    def dataset(self) -> xr.Dataset:
+        """The points' results along a ``pareto`` dimension, with each KPI as a variable."""
+        solved = [p.dataset for p in self.points]
+        combined = xr.concat(
+            solved,
+            dim="pareto",
+            combine_attrs="drop_conflicts",
+            data_vars="all",
+            coords="minimal",
+            compat="override",
+        )
+        kpi, units = PARETO_TERMS[self.term]
+        combined = combined.assign_coords(
+            epsilon=("pareto", np.asarray(self.bounds)),
+        )
+        combined["epsilon"].attrs.update(units=units, description=f"bound on {kpi}")
+        for name, (kpi_units, description) in KPI_SPECS.items():
+            values = [p.kpis.get(name) for p in self.points]
+            if all(isinstance(v, int | float) for v in values):
+                combined[f"kpi_{name}"] = variable("pareto", values, kpi_units or "1", description)
+        combined.attrs["pareto_term"] = self.term
+        return combined
+
+
+def pareto_front(
+    inputs: xr.Dataset,
+    term: str,
+    points: int,
+    host: PluginHost | None = None,
+    progress: Progress | None = None,
+    solve: Callable[..., Result] = solve_inputs,
+) -> ParetoFront:
+    """Solve ``points`` epsilon-bounded problems between the two ends of ``term``."""
+    if term not in PARETO_TERMS:
+        raise ValueError(f"unknown Pareto term {term!r}; use {' or '.join(PARETO_TERMS)}")
+    if points < 2:
+        raise ValueError(f"a Pareto sweep needs at least 2 points, got {points}")
+    kpi, _ = PARETO_TERMS[term]
+    loose = solve(inputs, host=host, progress=progress)
+    tight = solve(inputs, host=host, progress=progress, minimise=term)
+    if not (loose.ok and tight.ok):
+        failed = loose if not loose.ok else tight
+        return ParetoFront(term, [float("nan")], [failed])
+    low, high = float(tight.kpis[kpi]), float(loose.kpis[kpi])
+    bounds = list(np.linspace(low, high, points))
+    bounds[0] = low * (1 + 1e-7) + 1e-9  # a hair above the minimum, against round-off
+    results = [
+        solve(inputs, host=host, progress=progress, epsilon=(term, bound)) for bound in bounds[:-1]
+    ]
+    return ParetoFront(term, bounds, [*results, loose])

@@ -1,0 +1,202 @@
+"""Read a solved model into the results Dataset (units and description on every variable)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyomo.environ as pyo
+import xarray as xr
+
+from geomodel.inputs.dataset import variable
+from geomodel.model.build import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
+
+
+def _values(var: pyo.Var, index: list) -> np.ndarray:
+    """Values of ``var`` on ``index`` (0 for variables the solver never saw)."""
+    return np.array([var[i].value or 0.0 for i in index], dtype=float)
+
+
+def _scatter(shape: tuple[int, ...], index: list, values: np.ndarray) -> np.ndarray:
+    dense = np.zeros(shape)
+    if index:
+        np.add.at(dense, tuple(np.array(index).T), values)
+    return dense
+
+
+def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
+    """Decision variables and derived flows as a Dataset on the inputs' coordinates."""
+    inputs: xr.Dataset = model.inputs
+    sets = model.sets
+    n = {
+        dim: inputs.sizes.get(dim, 0)
+        for dim in ("job", "site", "system", "time", "service", "region", "source", "link")
+    }
+    train = _values(model.train, sets.train)
+    infer = _values(model.infer, sets.infer)
+    serve = _values(model.serve, sets.serve)
+    unserved = _values(model.unserved, sets.unserved)
+    gen = _values(model.gen, sets.gen)
+    grid = _values(model.grid, sets.grid)
+    flow = _values(model.flow, sets.flow)
+    training_chips = _scatter((n["job"], n["site"], n["system"], n["time"]), sets.train, train)
+    inference_chips = _scatter((n["service"], n["site"], n["system"], n["time"]), sets.infer, infer)
+    served = _scatter((n["service"], n["region"], n["site"], n["time"]), sets.serve, serve)
+    unserved_dense = _scatter((n["service"], n["region"], n["time"]), sets.unserved, unserved)
+    generation = _scatter((n["site"], n["source"], n["time"]), sets.gen, gen)
+    grid_import = _scatter((n["site"], n["time"]), sets.grid, grid)
+    traffic = _scatter((n["job"], n["link"], n["time"]), sets.flow, flow).sum(axis=0)
+    it_power = _expression_grid(model.it_power_mw, n["site"], n["time"])
+    facility = _expression_grid(model.facility_power_mw, n["site"], n["time"])
+    extra = _expression_grid(model.extra_supply_mw, n["site"], n["time"])
+    weight_hours = model.weight_hours
+    emissions, cost = _site_emissions_and_cost(inputs, grid_import, generation)
+    capacity = inputs["link_capacity_gbit_s"].values
+    available = (
+        (inputs["source_capacity_mw"].values[:, :, None] * inputs["source_capacity_factor"].values)
+        if n["source"]
+        else generation
+    )
+    work_per_step = _work_per_step(model, training_chips)
+    work = inputs["work_eflop"].values
+    progress = np.cumsum(work_per_step, axis=1) / np.where(work > 0, work, 1.0)[:, None]
+    to_tokens = TOKENS_PER_MTOKEN
+    data = {
+        "training_chips": variable(
+            ("job", "site", "system", "time"), training_chips, "chips", "chips running each training job"
+        ),
+        "inference_chips": variable(
+            ("service", "site", "system", "time"),
+            inference_chips,
+            "chips",
+            "chips serving each inference service",
+        ),
+        "served_tokens_per_s": variable(
+            ("service", "region", "site", "time"),
+            served * to_tokens,
+            "token/s",
+            "demand of each region served at each site",
+        ),
+        "unserved_tokens_per_s": variable(
+            ("service", "region", "time"), unserved_dense * to_tokens, "token/s", "demand not served"
+        ),
+        "it_power_mw": variable(("site", "time"), it_power, "MW", "IT power of the chips"),
+        "facility_power_mw": variable(("site", "time"), facility, "MW", "PUE x IT power + DCI power"),
+        "generation_mw": variable(
+            ("site", "source", "time"),
+            generation,
+            "MW",
+            "power taken from each on-site or contracted source",
+        ),
+        "curtailment_mw": variable(
+            ("site", "source", "time"),
+            np.maximum(available - generation, 0),
+            "MW",
+            "available source power not used",
+        ),
+        "grid_import_mw": variable(("site", "time"), grid_import, "MW", "power imported from the grid"),
+        "extension_supply_mw": variable(
+            ("site", "time"), extra, "MW", "power supplied by model extensions (negative: drawn)"
+        ),
+        "emissions_tco2": variable(
+            ("site", "time"),
+            emissions * weight_hours,
+            "tCO2e",
+            "emissions of the energy used in each step",
+        ),
+        "energy_cost_usd": variable(
+            ("site", "time"),
+            cost * weight_hours,
+            "USD",
+            "energy cost in each step (price multiplier applied)",
+        ),
+        "link_traffic_gbit_s": variable(
+            ("link", "time"), traffic, "Gb/s", "gradient traffic on each DCI link"
+        ),
+        "link_utilisation": variable(
+            ("link", "time"),
+            traffic / np.where(capacity > 0, capacity, 1.0)[:, None] if n["link"] else traffic,
+            "1",
+            "link traffic / link capacity",
+        ),
+        "job_progress": variable(
+            ("job", "time"), progress, "1", "fraction of each job's work done by the end of each step"
+        ),
+        "job_work_eflop": variable(
+            ("job", "time"), work_per_step, "EFLOP", "useful training work done in each step"
+        ),
+    }
+    if "latency_ms" in inputs:
+        data["latency_ms"] = variable(
+            ("region", "site"),
+            inputs["latency_ms"].values,
+            "ms",
+            "round-trip latency from region to site",
+        )
+    results = xr.Dataset(data, coords=inputs.coords)
+    results["energy_mwh"] = variable(
+        ("site", "time"), facility * weight_hours, "MWh", "facility energy in each step (weighted)"
+    )
+    _per_workload_energy(results, inputs, weight_hours)
+    return results
+
+
+def _expression_grid(expression, n_sites: int, n_time: int) -> np.ndarray:
+    return np.array(
+        [[pyo.value(expression[s, t]) for t in range(n_time)] for s in range(n_sites)], dtype=float
+    ).reshape(n_sites, n_time)
+
+
+def _site_emissions_and_cost(
+    inputs: xr.Dataset, grid_import: np.ndarray, generation: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per step-hour emissions (tCO2e/h) and cost (USD/h) of the energy taken at each site."""
+    multiplier = float(inputs.attrs.get("energy_price_multiplier", 1.0))
+    emissions = grid_import * inputs["grid_carbon_kg_per_mwh"].values / 1000.0
+    cost = grid_import * inputs["grid_price_usd_per_mwh"].values * multiplier
+    if generation.shape[1]:
+        emissions = emissions + (generation * inputs["source_carbon_kg_per_mwh"].values).sum(1) / 1000
+        cost = cost + (generation * inputs["source_price_usd_per_mwh"].values).sum(1) * multiplier
+    return emissions, cost
+
+
+def _work_per_step(model: pyo.ConcreteModel, training_chips: np.ndarray) -> np.ndarray:
+    """Useful EFLOP of each job in each step (MFU and goodput applied)."""
+    inputs = model.inputs
+    if not training_chips.shape[0]:
+        return np.zeros((0, inputs.sizes["time"]))
+    rate = (
+        inputs["job_pflops_per_chip"].values
+        * inputs["goodput"].values
+        * inputs["mfu"].values[:, None]
+        * EFLOP_PER_PFLOPS_HOUR
+    )  # (job, system) EFLOP/chip-h
+    return np.einsum("jsht,jh,t->jt", training_chips, rate, model.weight_hours)
+
+
+def _per_workload_energy(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
+    """Energy, emissions and cost of each job and service: its working chips' full power
+    (x PUE), priced at its site's average price and carbon in each step."""
+    chip_mw = inputs["active_power_kw_per_chip"] / 1000.0 * inputs["pue"]
+    energy = results["energy_mwh"].where(results["energy_mwh"] > 0)
+    price = (results["energy_cost_usd"] / energy).fillna(0.0)
+    carbon = (results["emissions_tco2"] / energy).fillna(0.0)
+    weights = xr.DataArray(weight_hours, dims="time")
+    for kind, chips in (("job", results["training_chips"]), ("service", results["inference_chips"])):
+        mwh = (chips * chip_mw).sum("system") * weights
+        results[f"{kind}_energy_mwh"] = variable(
+            kind,
+            mwh.sum(("site", "time")).values,
+            "MWh",
+            f"energy of each {kind}'s working chips (x PUE)",
+        )
+        results[f"{kind}_emissions_tco2"] = variable(
+            kind,
+            (mwh * carbon).sum(("site", "time")).values,
+            "tCO2e",
+            f"emissions of each {kind} at its sites' average carbon intensity",
+        )
+        results[f"{kind}_cost_usd"] = variable(
+            kind,
+            (mwh * price).sum(("site", "time")).values,
+            "USD",
+            f"energy cost of each {kind} at its sites' average price",
+        )

@@ -1,0 +1,73 @@
+"""Headline KPIs of a solved scenario (DESIGN section 8 names)."""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+#: Source kinds counted as renewable in ``renewable_share``.
+RENEWABLE_KINDS = frozenset({"solar", "wind", "hydro", "geothermal", "biomass"})
+
+#: KPI name -> (units, description); the order is the order of KPI tables.
+KPI_SPECS: dict[str, tuple[str, str]] = {
+    "energy_mwh": ("MWh", "facility energy over the horizon"),
+    "cost_usd": ("USD", "energy cost (price multiplier applied)"),
+    "emissions_tco2": ("tCO2e", "emissions of the energy used"),
+    "latency_ms_mean": ("ms", "demand-weighted mean round trip of served demand"),
+    "latency_ms_p95": ("ms", "95th percentile round trip of served demand"),
+    "unserved_fraction": ("1", "share of inference demand not served"),
+    "renewable_share": ("1", "share of energy from on-site or contracted renewable sources"),
+    "objective": ("USD", "weighted objective value"),
+    "energy_cost_term_usd": ("USD", "objective term: energy cost"),
+    "carbon_cost_term_usd": ("USD", "objective term: carbon price x emissions"),
+    "latency_cost_term_usd": ("USD", "objective term: latency weight x served latency"),
+    "unserved_cost_term_usd": ("USD", "objective term: unserved-demand penalty"),
+    "extension_cost_term_usd": ("USD", "objective term: model extensions"),
+    "solver_status": ("", "optimal, time_limit, infeasible, unbounded or error"),
+    "mip_gap": ("1", "relative MIP gap of the reported solution (0 for LP)"),
+    "build_seconds": ("s", "model build time"),
+    "solve_seconds": ("s", "hand-over and HiGHS solve time"),
+}
+
+
+def weighted_quantile(values: np.ndarray, weights: np.ndarray, quantile: float) -> float:
+    """The ``quantile`` of ``values`` where each value counts ``weights`` times (NaN if none)."""
+    mask = weights > 0
+    if not mask.any():
+        return float("nan")
+    order = np.argsort(values[mask])
+    sorted_values = values[mask][order]
+    cumulative = np.cumsum(weights[mask][order])
+    position = np.searchsorted(cumulative, quantile * cumulative[-1], side="left")
+    return float(sorted_values[min(position, len(sorted_values) - 1)])
+
+
+def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> dict:
+    """Energy, cost, emissions, latency and service KPIs from a results Dataset."""
+    weights = xr.DataArray(weight_hours, dims="time")
+    energy = float(results["energy_mwh"].sum())
+    kpis: dict = {
+        "energy_mwh": energy,
+        "cost_usd": float(results["energy_cost_usd"].sum()),
+        "emissions_tco2": float(results["emissions_tco2"].sum()),
+    }
+    served = results["served_tokens_per_s"] * weights  # token-hours/s, proportional to tokens
+    if "latency_ms" in results and served.size:
+        latency = results["latency_ms"].broadcast_like(served)
+        total = float(served.sum())
+        kpis["latency_ms_mean"] = float((served * latency).sum() / total) if total > 0 else float("nan")
+        kpis["latency_ms_p95"] = weighted_quantile(latency.values.ravel(), served.values.ravel(), 0.95)
+        demand = float((inputs["demand_tokens_per_s"] * weights).sum())
+        unserved = float((results["unserved_tokens_per_s"] * weights).sum())
+        kpis["unserved_fraction"] = unserved / demand if demand > 0 else 0.0
+    else:
+        kpis.update(latency_ms_mean=float("nan"), latency_ms_p95=float("nan"), unserved_fraction=0.0)
+    generation = results["generation_mw"]
+    if generation.sizes.get("source", 0):
+        renewable = generation.where(generation["source_kind"].isin(list(RENEWABLE_KINDS)), 0.0)
+        supplied = float(((results["grid_import_mw"] + generation.sum("source")) * weights).sum())
+        share = float((renewable * weights).sum()) / supplied if supplied > 0 else 0.0
+        kpis["renewable_share"] = share
+    else:
+        kpis["renewable_share"] = 0.0
+    return kpis
