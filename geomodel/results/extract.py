@@ -136,7 +136,30 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
         ("site", "time"), facility * weight_hours, "MWh", "facility energy in each step (weighted)"
     )
     _per_workload_energy(results, inputs, weight_hours)
+    _extension_variables(model, results)
     return results
+
+
+#: unit suffixes of extension variable names -> units attribute
+_SUFFIX_UNITS = {"_mwh": "MWh", "_mw": "MW", "_kusd": "kUSD", "_tco2": "tCO2e"}
+
+
+def _extension_variables(model: pyo.ConcreteModel, results: xr.Dataset) -> None:
+    """Variables that model extensions index by (site, step) join the results, e.g. a
+    battery's state of charge; the unit comes from the name's suffix (``_mw``, ``_mwh``)."""
+    n_sites, n_time = results.sizes["site"], results.sizes["time"]
+    for prefix in getattr(model, "extensions", []):
+        for component in model.component_objects(pyo.Var, descend_into=False):
+            name = component.local_name
+            if not name.startswith(f"{prefix}_") or not component.is_indexed():
+                continue
+            keys = list(component.keys())
+            if not keys or not all(isinstance(k, tuple) and len(k) == 2 for k in keys):
+                continue
+            units = next((u for suffix, u in _SUFFIX_UNITS.items() if name.endswith(suffix)), "1")
+            values = _scatter((n_sites, n_time), keys, _values(component, keys))
+            description = component.doc or f"{name} (added by plugin {prefix!r})"
+            results[name] = variable(("site", "time"), values, units, description)
 
 
 def _expression_grid(expression, n_sites: int, n_time: int) -> np.ndarray:
