@@ -17,6 +17,27 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
+#: Public names loaded on first use, so ``import geomodel`` stays light (no Pyomo).
+_LAZY = {
+    "load_scenario": "geomodel.scenario",
+    "Scenario": "geomodel.scenario",
+    "ScenarioError": "geomodel.scenario",
+    "build_inputs": "geomodel.inputs.build",
+    "solve": "geomodel.api",
+    "solve_inputs": "geomodel.api",
+    "Result": "geomodel.results.result",
+    "open_result": "geomodel.results.result",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'geomodel' has no attribute {name!r}")
+
+
 __all__ = [
     "PLUGIN_API_VERSION",
     "Catalog",
@@ -25,11 +46,19 @@ __all__ = [
     "LinkTechnology",
     "Location",
     "PowerSource",
+    "Result",
+    "Scenario",
+    "ScenarioError",
     "UnknownNameError",
     "UsageError",
     "__version__",
     "build_catalog",
+    "build_inputs",
     "geodesic_km",
     "hookimpl",
     "load_plugins",
+    "load_scenario",
+    "open_result",
+    "solve",
+    "solve_inputs",
 ]
