@@ -1,12 +1,13 @@
-"""Building blocks of the built-in hourly profiles: calendar positions and rescaling.
+"""Building blocks of the built-in hourly profiles: time positions and rescaling.
 
 Every profile is evaluated at the midpoint of each hour (the hour that begins at
-the timestamp) and places it in its UTC calendar year. The seasonal cosine has a
-period of 8,760 hours counted from 1 January 00:00 UTC, the daily one 24 hours,
-so any 8,760 consecutive hours of a non-leap year, in any time zone and even
-when they straddle New Year, hold each phase exactly once: both shapes, and
-their product, average to exactly zero. (In a leap year 31 December repeats the
-phase of 1 January.)
+the timestamp). Shapes are cosines of the hours elapsed since ``ANCHOR``
+(1 January 2023, 00:00 UTC): the daily ones with a period of 24 hours, the
+seasonal one with a period of 8,760 hours. Any 8,760 consecutive hours, in any
+time zone, therefore hold every phase of each shape exactly once, and each shape
+and each product of a daily and a seasonal shape averages to exactly zero over
+them. The price of exactness is a drift of the seasons against the calendar of
+6 hours a year (a day every four years), immaterial for a broad seasonal cosine.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+ANCHOR = pd.Timestamp("2023-01-01", tz="UTC")
 HOURS_PER_DAY = 24.0
-HOURS_PER_SEASON_CYCLE = 8760.0
-#: Hour of a non-leap year at noon on 21 June (day 172): midsummer in the north.
+HOURS_PER_SEASON = 8760.0
+#: Hours from the anchor to noon on 21 June 2023: midsummer in the north.
 MIDSUMMER_HOUR = (172 - 1) * 24 + 12
 #: Latitude (degrees) from which the seasonal shapes reach their full amplitude.
 TROPIC_DEG = 23.44
@@ -26,27 +28,24 @@ TROPIC_DEG = 23.44
 
 @dataclass(frozen=True)
 class Clock:
-    """Where each hour of a time index falls in its UTC year and day.
+    """Where each hour of a time index falls.
 
-    ``hour_slot`` numbers the whole UTC hour a timestamp starts in (0 for the first
-    hour of the year); ``hour_of_year`` and ``utc_hour_of_day`` are hour midpoints.
+    ``hours`` counts from ``ANCHOR`` to the hour's midpoint; ``year`` and
+    ``hour_slot`` name the UTC calendar year and the whole UTC hour of that year
+    (0 for the first) in which the hour starts.
     """
 
+    hours: np.ndarray
     year: np.ndarray
     hour_slot: np.ndarray
-    hour_of_year: np.ndarray
-    utc_hour_of_day: np.ndarray
 
 
 def clock(time_index: pd.DatetimeIndex) -> Clock:
     utc = time_index.tz_convert("UTC")
-    slot = (utc.dayofyear.to_numpy() - 1) * 24 + utc.hour.to_numpy()
-    offset = utc.minute.to_numpy() / 60.0 + 0.5
     return Clock(
+        hours=((utc - ANCHOR) / pd.Timedelta(hours=1)).to_numpy() + 0.5,
         year=utc.year.to_numpy(),
-        hour_slot=slot,
-        hour_of_year=slot + offset,
-        utc_hour_of_day=utc.hour.to_numpy() + offset,
+        hour_slot=(utc.dayofyear.to_numpy() - 1) * 24 + utc.hour.to_numpy(),
     )
 
 
@@ -57,7 +56,7 @@ def utc_year(year: int) -> pd.DatetimeIndex:
 
 def daily_cosine(times: Clock, lon: float, peak_hour: float, harmonic: int = 1) -> np.ndarray:
     """cos(2 pi n (h - peak) / 24) in local solar time h = UTC hour + lon / 15."""
-    solar_hour = times.utc_hour_of_day + lon / 15.0
+    solar_hour = times.hours + lon / 15.0  # the anchor is at midnight UTC
     return np.cos(2 * np.pi * harmonic * (solar_hour - peak_hour) / HOURS_PER_DAY)
 
 
@@ -67,7 +66,7 @@ def season_cosine(times: Clock, lat: float) -> np.ndarray:
     The southern hemisphere is shifted by half a year; the amplitude is
     min(1, |lat| / 23.44) so that equatorial sites get little seasonality.
     """
-    phase = 2 * np.pi * (times.hour_of_year - MIDSUMMER_HOUR) / HOURS_PER_SEASON_CYCLE
+    phase = 2 * np.pi * (times.hours - MIDSUMMER_HOUR) / HOURS_PER_SEASON
     weight = min(1.0, abs(lat) / TROPIC_DEG)
     hemisphere = 1.0 if lat >= 0 else -1.0
     return hemisphere * weight * np.cos(phase)

@@ -13,15 +13,16 @@ def year(tz: str = "UTC", start: str = "2023-01-01") -> pd.DatetimeIndex:
 
 
 def test_clock_places_each_hour_by_its_utc_midpoint() -> None:
-    times = _profiles.clock(pd.date_range("2023-01-01 01:00", periods=2, freq="h", tz="Europe/Berlin"))
-    # 01:00 Berlin is 00:00 UTC: first slot of the year, midpoint half an hour in.
+    times = _profiles.clock(pd.date_range("2024-01-01 01:00", periods=2, freq="h", tz="Europe/Berlin"))
+    # 01:00 Berlin is 00:00 UTC: the first slot of 2024, 8,760 h after the 2023 anchor.
+    assert times.year.tolist() == [2024, 2024]
     assert times.hour_slot.tolist() == [0, 1]
-    assert times.hour_of_year.tolist() == [0.5, 1.5]
+    assert times.hours.tolist() == [8760.5, 8761.5]
 
 
 @pytest.mark.parametrize(
     ("tz", "start"),
-    [("UTC", "2023-01-01"), ("America/New_York", "2023-01-01"), ("Asia/Kolkata", "2022-07-01")],
+    [("UTC", "2023-01-01"), ("America/New_York", "2023-01-01"), ("Asia/Tokyo", "2025-01-01")],
 )
 def test_daily_and_seasonal_cosines_average_to_zero_over_a_year(tz: str, start: str) -> None:
     times = _profiles.clock(year(tz, start))
