@@ -8,6 +8,7 @@ figure and become an entry's ``figure_sources``.
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -24,13 +25,8 @@ FIGURE_SOURCE_PREFIX = "src_"
 def read_table(name: str) -> tuple[Row, ...]:
     """Rows of ``plugins/data/<name>.csv``, with surrounding blanks stripped."""
     text = files("geomodel_builtins").joinpath("data", f"{name}.csv").read_text(encoding="utf-8")
-    rows = csv.DictReader(text.splitlines())
+    rows = csv.DictReader(io.StringIO(text))
     return tuple({key: (value or "").strip() for key, value in row.items()} for row in rows)
-
-
-def optional_float(text: str) -> float | None:
-    """A number from a table cell, or None for an empty cell."""
-    return float(text) if text else None
 
 
 def figure_sources(row: Row, fields: Iterable[str]) -> dict[str, str]:

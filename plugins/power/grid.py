@@ -106,7 +106,7 @@ def price_and_basis(row: Row) -> tuple[float, str]:
 
 def region_from_row(row: Row) -> GridRegion:
     price, price_basis = price_and_basis(row)
-    notes = "; ".join(text for text in (f"price basis {price_basis}", row["notes"]) if text)
+    notes = "; ".join(text for text in (row["name"], f"price basis {price_basis}", row["notes"]) if text)
     return GridRegion(
         name=f"grid_{row['region_id']}",
         source=row["carbon_source"],
@@ -118,7 +118,7 @@ def region_from_row(row: Row) -> GridRegion:
         country=row["country"],
         solar_share=float(row["solar_share"]),
         wind_share=float(row["wind_share"]),
-        notes=f"{row['name']}; {notes}",
+        notes=notes,
         figure_sources={
             "carbon_kg_per_mwh": (
                 f"{row['carbon_source']}, {row['carbon_year']}: {row['carbon_basis']} "
