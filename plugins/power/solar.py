@@ -66,7 +66,7 @@ class SolarPV(PowerSource):
     kind: str = "solar"
     albedo: float = Field(default=0.25, ge=0, le=1, description="ground reflectance")
     reference_year: int = Field(
-        default=2023, ge=1901, le=2099, description="non-leap year the scale is fitted on"
+        default=2023, ge=1901, le=2099, description="year whose UTC hours the scale is fitted on"
     )
 
     def hourly_profile(self, location: Location, time_index: pd.DatetimeIndex) -> pd.DataFrame:
