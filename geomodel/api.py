@@ -53,15 +53,20 @@ def solve(
     catalog: Catalog | None = None,
     progress: Progress | None = None,
     epsilon: tuple[str, float] | None = None,
+    threads: int | None = None,
 ) -> Result:
-    """Load (if given a path), build, solve and read back one scenario."""
+    """Load (if given a path), build, solve and read back one scenario.
+
+    ``threads`` overrides the scenario's HiGHS threads without changing its hash
+    (the batch engine sets it so workers do not oversubscribe the cores).
+    """
     report = progress or (lambda phase: None)
     catalog = catalog if catalog is not None else build_catalog()
     if not isinstance(scenario, Scenario):
         report("load")
         scenario = load_scenario(scenario, variants=variants, overrides=overrides, catalog=catalog)
     inputs = build_inputs(scenario, catalog)
-    return solve_inputs(inputs, host=catalog.host, progress=report, epsilon=epsilon)
+    return solve_inputs(inputs, host=catalog.host, progress=report, epsilon=epsilon, threads=threads)
 
 
 def solve_inputs(
@@ -71,6 +76,7 @@ def solve_inputs(
     progress: Progress | None = None,
     epsilon: tuple[str, float] | None = None,
     minimise: str = "weighted",
+    threads: int | None = None,
 ) -> Result:
     """Solve an inputs Dataset.
 
@@ -84,7 +90,7 @@ def solve_inputs(
     settings = SolverSettings(
         time_limit_s=options.get("time_limit", 600.0),
         mip_gap=options.get("mip_gap", 0.01),
-        threads=options.get("threads", 1),
+        threads=options.get("threads", 1) if threads is None else threads,
     )
     report("build")
     started = time.perf_counter()

@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-import click
 import typer
+from typer.exceptions import TyperException
 
-from geomodel.cli import analysis, plugins_command, run_commands, scenario_commands
+from geomodel.cli import analysis, batch_command, plugins_command, run_commands, scenario_commands
 from geomodel.errors import GeomodelError, UsageError
 
 app = typer.Typer(
@@ -27,6 +27,7 @@ app.command("validate")(scenario_commands.validate)
 app.command("schema")(scenario_commands.schema)
 app.command("run")(run_commands.run)
 app.command("report")(run_commands.report)
+app.command("batch")(batch_command.batch)
 analysis.register(app)
 
 DEBUG_FLAG = "--debug"
@@ -43,27 +44,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code (0 ok, 1 failed check, 2 bad usage)."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = DEBUG_FLAG in args
+    args = [arg for arg in args if arg != DEBUG_FLAG]  # accepted anywhere on the line
     try:
         app(args=args, prog_name="geomodel", standalone_mode=False)
-    except click.exceptions.Exit as done:
+    except typer.Exit as done:
         return done.exit_code
-    except click.ClickException as error:
-        error.show()
-        return error.exit_code
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+    except typer.Abort:
+        typer.echo("Aborted.", err=True)
         return 130
+    except TyperException as error:  # click's usage errors, as vendored by typer
+        show = getattr(error, "show", None)
+        if show is not None:
+            show()
+        else:
+            typer.echo(f"Error: {error.format_message()}", err=True)
+        return error.exit_code
     except GeomodelError as error:
         if debug:
             raise
-        click.echo(f"Error: {error}", err=True)
+        typer.echo(f"Error: {error}", err=True)
         return 2 if isinstance(error, UsageError) else 1
     except Exception:
         if debug:
             raise
         import traceback
 
-        click.echo(
+        typer.echo(
             f"Internal error: {traceback.format_exc(limit=0).strip()}\n"
             "Rerun with --debug for the traceback and report it as a bug.",
             err=True,

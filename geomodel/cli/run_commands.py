@@ -8,16 +8,15 @@ from pathlib import Path
 import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from geomodel.api import solve_inputs
-from geomodel.catalog import build_catalog
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
 from geomodel.cli.scenario_commands import SET_HELP, VARIANT_HELP
 from geomodel.errors import UsageError
-from geomodel.inputs.build import build_inputs
-from geomodel.pareto import PARETO_TERMS, pareto_front
 from geomodel.results.kpis import KPI_SPECS
-from geomodel.results.result import Result, open_result
-from geomodel.scenario import load_scenario
+
+# The model stack (Pyomo, HiGHS, xarray) is imported inside the commands, so
+# `geomodel --help` and the light commands start fast.
+
+PARETO_TERMS = ("latency", "carbon")
 
 PHASES = {
     "load": "loading scenario",
@@ -38,6 +37,13 @@ def run(
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Solve a scenario, print its KPI table and write the results Dataset."""
+    from geomodel.api import solve_inputs
+    from geomodel.catalog import build_catalog
+    from geomodel.inputs.build import build_inputs
+    from geomodel.pareto import pareto_front
+    from geomodel.results.result import Result
+    from geomodel.scenario import load_scenario
+
     sweep = _parse_pareto(pareto)
     _check_writable(output)
     started = time.perf_counter()
@@ -75,10 +81,24 @@ def run(
 
 
 def report(
-    result_file: Path = typer.Argument(..., help="Results file written by `geomodel run -o`."),
+    result_file: Path = typer.Argument(
+        ..., help="Results file of `geomodel run -o`, or the folder of `geomodel batch -o`."
+    ),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
-    """Print the KPIs of a saved result."""
+    """Print the KPIs of a saved result, or the KPI table of a batch folder."""
+    from geomodel.results.result import open_result
+
+    if result_file.is_dir():
+        from geomodel.batch.store import kpi_table
+        from geomodel.cli.batch_command import print_batch_table
+
+        table = kpi_table(result_file)
+        if json_output:
+            print_json({"outdir": str(result_file), "cases": table.to_dict(orient="records")})
+        else:
+            print_batch_table(table, f"{result_file}: {len(table)} cases")
+        return
     result = open_result(result_file)
     if json_output:
         print_json({"kpis": result.kpis, "messages": result.messages})
@@ -86,7 +106,7 @@ def report(
     print_kpis(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))
 
 
-def print_kpis(result: Result, title: str) -> None:
+def print_kpis(result, title: str) -> None:
     """The KPI table with units, then the solver's messages in words."""
     rows = [
         {"kpi": name, "value": result.kpis[name], "units": units}

@@ -7,11 +7,7 @@ from pathlib import Path
 
 import typer
 
-from geomodel.catalog import build_catalog
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
-from geomodel.scenario import load_scenario
-from geomodel.scenario.schema import Scenario
-from geomodel.scenario.summary import summarize
 
 VARIANT_HELP = "Apply a named variant of the scenario (repeatable, in order)."
 SET_HELP = "Override a field: path.to.field=value (repeatable)."
@@ -24,6 +20,10 @@ def validate(
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Check a scenario without solving: every problem with file:line, field and reason."""
+    from geomodel.catalog import build_catalog
+    from geomodel.scenario import load_scenario
+    from geomodel.scenario.summary import summarize
+
     catalog = build_catalog()
     scenario = load_scenario(scenario_file, variants=variant, overrides=set_, catalog=catalog)
     summary = summarize(scenario, catalog)
@@ -55,4 +55,6 @@ def validate(
 
 def schema() -> None:
     """Print the JSON Schema of scenario files."""
+    from geomodel.scenario.schema import Scenario
+
     print(json.dumps(Scenario.model_json_schema(), indent=2))

@@ -1,0 +1,93 @@
+"""``geomodel batch``: run a sweep on Dask with a live progress bar, then a KPI table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from geomodel.cli.output import JSON_HELP, console, print_json, print_table
+
+#: KPI columns of the batch table, in order
+TABLE_KPIS = (
+    "energy_mwh",
+    "cost_usd",
+    "emissions_tco2",
+    "latency_ms_mean",
+    "unserved_fraction",
+    "objective",
+)
+
+
+def batch(
+    sweep_file: Path = typer.Argument(..., help="Sweep YAML file."),
+    output: Path = typer.Option(..., "--output", "-o", help="Output folder (created if needed)."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="Address of a running Dask scheduler (or DASK_SCHEDULER_ADDRESS)."
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", min=1, help="Workers of the local cluster (default: one per core)."
+    ),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Run every case of a sweep; rerunning skips finished cases."""
+    from geomodel.batch.engine import run_batch
+    from geomodel.batch.store import kpi_table
+
+    with _BatchBar(quiet=json_output) as show:
+        summary = run_batch(sweep_file, output, scheduler=scheduler, workers=workers, progress=show)
+    table = kpi_table(output)
+    if json_output:
+        print_json({"outdir": str(output), "cases": table.to_dict(orient="records")})
+    else:
+        print_batch_table(table, f"{sweep_file.name}: {len(table)} cases in {output}")
+    if summary.failed:
+        if not json_output:
+            for row in summary.failed:
+                console().print(f"[red]{row['case']}: {row['status']}[/red] {row.get('message', '')}")
+        raise typer.Exit(1)
+
+
+def print_batch_table(table, title: str) -> None:
+    """Cases with their swept parameters, status and headline KPIs."""
+    params = [c for c in table.columns if c.startswith("param:")]
+    columns = {"case": "case", **{p: p.removeprefix("param:") for p in params}, "status": "status"}
+    columns.update({k: k for k in TABLE_KPIS if k in table.columns})
+    print_table(table.to_dict(orient="records"), columns, title=title)
+
+
+class _BatchBar:
+    """done / failed / running / remaining / ETA, on stderr."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.bar: Progress | None = None
+        self.task = None
+
+    def __enter__(self):
+        if not self.quiet:
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.fields[counts]}"),
+                TimeElapsedColumn(),
+                console=console(stderr=True),
+            )
+            self.bar.__enter__()
+            self.task = self.bar.add_task("sweep", total=None, counts="planning")
+        return self.update
+
+    def update(self, state) -> None:
+        if self.bar is None:
+            return
+        eta = state.eta_seconds
+        counts = (
+            f"done {state.done}, failed {state.failed}, running {state.running}, "
+            f"remaining {state.remaining}" + (f", ETA {eta:.0f} s" if eta else "")
+        )
+        self.bar.update(self.task, total=state.total, completed=state.done + state.failed, counts=counts)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
