@@ -135,7 +135,16 @@ def load_plugins(
 
 
 def _dist_name(entry_point: EntryPoint) -> str:
-    return entry_point.dist.name if entry_point.dist else "unknown"
+    return _dist_field(entry_point, "name")
+
+
+def _dist_field(entry_point: EntryPoint, field_name: str) -> str:
+    """A field of the entry point's distribution; "unknown" when its metadata is broken
+    (for example half-written while pip installs or removes it)."""
+    try:
+        return str(getattr(entry_point.dist, field_name)) if entry_point.dist else "unknown"
+    except Exception:
+        return "unknown"
 
 
 def _module_name(plugin: object) -> str:
@@ -144,7 +153,7 @@ def _module_name(plugin: object) -> str:
 
 def _load_entry_point(host: PluginHost, entry_point: EntryPoint) -> None:
     distribution = _dist_name(entry_point)
-    version = entry_point.dist.version if entry_point.dist else "unknown"
+    version = _dist_field(entry_point, "version")
     try:
         plugin = entry_point.load()
     except Exception as error:  # ImportError, SyntaxError, anything the module raises
