@@ -138,8 +138,19 @@ class PowerSource(CatalogEntry):
     kind: str = Field(pattern=r"^[a-z][a-z_]*$", description="grid, solar, wind, hydro, ...")
     price_usd_per_mwh: float = Field(ge=-500, le=5000, description="annual mean")
     carbon_kg_per_mwh: float = Field(ge=0, le=2000, description="annual mean, = gCO2e/kWh")
-    carbon_basis: str = Field(default="lifecycle", description="lifecycle or direct CO2")
-    capacity_factor: float = Field(gt=0, le=1, description="annual mean of the profile")
+    carbon_basis: Literal["lifecycle", "direct"] = Field(
+        default="lifecycle",
+        description="lifecycle CO2e (IPCC, Ember) or direct combustion CO2 (eGRID, MEE); "
+        "a scenario should not mix them",
+    )
+    price_basis: str = Field(
+        default="", max_length=200, description="what the price is, e.g. industrial retail 2023"
+    )
+    capacity_factor: float = Field(
+        gt=0, le=1,
+        description="nominal annual mean of the profile; sources whose resource depends on "
+        "the site (solar, wind) scale their profile to the site and document how",
+    )
     location: Location | None = Field(
         default=None, description="where a grid region is (for grid sources)"
     )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from geomodel_builtins import hardware
 
 from geomodel.catalog import Catalog, HardwareSystem
+from geomodel_builtins import hardware
 
 NAMES = {
     "hgx_h100_8",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from geomodel_builtins._tables import read_table
-from geomodel_builtins.power import grid
 
 from geomodel.catalog import PROFILE_COLUMNS, Catalog
 from geomodel.geo import Location
+from geomodel_builtins._tables import read_table
+from geomodel_builtins.power import grid
 
 REGION_IDS = [row["region_id"] for row in read_table("grid_regions")]
 

@@ -7,11 +7,11 @@ import time
 import pandas as pd
 import pvlib
 import pytest
-from geomodel_builtins._tables import nearest_grid_region, read_table, row_location
-from geomodel_builtins.power import solar
 
 from geomodel.catalog import PROFILE_COLUMNS, Catalog
 from geomodel.geo import Location
+from geomodel_builtins._tables import nearest_grid_region, read_table, row_location
+from geomodel_builtins.power import solar
 
 FRANKFURT = Location(lat=50.11, lon=8.68)
 ABILENE = Location(lat=32.52, lon=-99.78)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from geomodel_builtins._tables import nearest_grid_region
-from geomodel_builtins.power import wind
 from pydantic import ValidationError
 
 from geomodel.catalog import PROFILE_COLUMNS, Catalog
 from geomodel.geo import Location
+from geomodel_builtins._tables import nearest_grid_region
+from geomodel_builtins.power import wind
 
 COUNCIL_BLUFFS = Location(lat=41.22, lon=-95.86)  # nearest region: Iowa / MISO, CF 0.40
 YEAR_2023 = pd.date_range("2023-01-01", periods=8760, freq="h", tz="UTC")
