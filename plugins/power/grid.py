@@ -106,7 +106,7 @@ def price_and_basis(row: Row) -> tuple[float, str]:
 
 def region_from_row(row: Row) -> GridRegion:
     price, price_basis = price_and_basis(row)
-    notes = "; ".join(text for text in (row["name"], f"price basis {price_basis}", row["notes"]) if text)
+    notes = "; ".join(text for text in (row["name"], row["notes"]) if text)
     return GridRegion(
         name=f"grid_{row['region_id']}",
         source=row["carbon_source"],
@@ -114,6 +114,7 @@ def region_from_row(row: Row) -> GridRegion:
         price_usd_per_mwh=price,
         carbon_kg_per_mwh=float(row["carbon_gco2_kwh"]),
         carbon_basis=row["carbon_basis_kind"],
+        price_basis=price_basis[:200],
         location=row_location(row),
         country=row["country"],
         solar_share=float(row["solar_share"]),
