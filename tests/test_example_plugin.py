@@ -15,8 +15,10 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 import tomllib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -60,23 +62,51 @@ def uninstall() -> None:
     pip("uninstall", "--yes", DISTRIBUTION)  # says "not installed" and exits 0 when absent
 
 
+@contextmanager
+def environment_lock(timeout_s: float = 300) -> Iterator[None]:
+    """Hold an exclusive lock on this Python environment while the example is in it,
+    so that two test runs sharing one environment never uninstall it under each
+    other. Without fcntl (Windows) there is no lock."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(Path(sys.prefix) / ".geomodel-example-plugin-test.lock", "w") as lock:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"another test run has held {lock.name} for {timeout_s} s")
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="module")
 def example_installed(tmp_path_factory) -> Iterator[None]:
     # Build from a copy, so that setuptools' build/ and *.egg-info never land in the
     # repository and two test runs never share a build folder.
     source = tmp_path_factory.mktemp("example") / EXAMPLE.name
     shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    uninstall()  # a run killed before its teardown may have left it behind
-    try:
-        done = pip("install", "--no-deps", "--no-build-isolation", "--quiet", str(source))
-        if done.returncode != 0:
-            pytest.fail(
-                f"pip could not install the example plugin (setuptools>=70.1 must be installed "
-                f"in this environment; the test extra asks for it):\n{done.stdout}\n{done.stderr}"
-            )
-        yield
-    finally:
-        uninstall()
+    with environment_lock():
+        uninstall()  # a run killed before its teardown may have left it behind
+        try:
+            done = pip("install", "--no-deps", "--no-build-isolation", "--quiet", str(source))
+            if done.returncode != 0:
+                pytest.fail(
+                    f"pip could not install the example plugin (setuptools>=70.1 must be "
+                    f"installed in this environment; the test extra asks for it):\n"
+                    f"{done.stdout}\n{done.stderr}"
+                )
+            yield
+        finally:
+            uninstall()
 
 
 def run_python(code: str) -> dict:

@@ -79,8 +79,8 @@ def register_link_technologies() -> list[LinkTechnology]:
             latency_us_per_km=round(1e6 * G654_GROUP_INDEX / SPEED_OF_LIGHT_KM_PER_S, 3),
             capacity_gbit_s_per_fibre_pair=32 * 800,  # 32 x 150 GHz channels in ~4.8 THz C-band
             transceiver_power_w_per_gbit_s=2 * transceiver_w / 800,  # a module at each end
-            amplifier_power_w_per_span=200,
-            span_km=120,
+            amplifier_power_w_per_span=150,
+            span_km=100,
             reach_km=120,
             route_factor=1.3,
             source="OIF 800ZR Implementation Agreement (Oct 2024): 800G per wavelength over an "
@@ -92,9 +92,12 @@ def register_link_technologies() -> list[LinkTechnology]:
                 "capacity_gbit_s_per_fibre_pair": "C-band DWDM ~4.8 THz, 32 x 800G at 150 GHz "
                 "(mapyourtech C+L guide) [press]",
                 "transceiver_power_w_per_gbit_s": "800ZR module ~24-30 W, 27 W at each end [estimate]",
-                "amplifier_power_w_per_span": "in-line EDFA share per fibre pair [estimate]",
-                "span_km": "ULL loss ~0.14-0.16 dB/km keeps a 120 km span near 20 dB with splices, "
-                "where G.652 would need 26-30 dB [estimate]",
+                "amplifier_power_w_per_span": "in-line EDFA share per fibre pair, as for standard "
+                "fibre [estimate]",
+                "span_km": "the ~80 km span of G.652 fibre at ~0.2 dB/km stretched by the lower "
+                "loss of ULL fibre, ~0.15 dB/km: the same span loss over ~107 km [estimate]",
+                "reach_km": "the top of 800ZR's 80-120 km, which the lower loss makes "
+                "reachable [estimate]",
                 "route_factor": "median conduit stretch 1.3, Bozkurt et al., arXiv 1811.10737 [paper]",
             },
             notes="Ultra-low-loss fibre changes reach and span length more than latency: it is "
