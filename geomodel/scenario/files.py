@@ -8,14 +8,14 @@ is kept by field path so later problems can name the file and line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path as FilePath
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
-from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from geomodel.scenario.merge import deep_merge
 from geomodel.scenario.problems import Path, Position, Problem, ScenarioError, dotted
@@ -23,6 +23,8 @@ from geomodel.scenario.problems import Path, Position, Problem, ScenarioError, d
 IMPORT_KEY = "import"
 #: Scenario files larger than this are refused before parsing.
 MAX_FILE_BYTES = 5 * 1024 * 1024
+#: Values one file may expand to (aliases included).
+MAX_VALUES = 1_000_000
 
 
 @dataclass
@@ -47,10 +49,13 @@ def read_document(path: str | FilePath, root: FilePath | None = None) -> Documen
 
     Imports are merged first, in the order listed, then the importing file on
     top. ``root`` is the folder no import may escape (the top file's folder).
+    Files are named in problems as the user named the top file, so
+    ``scenarios/a.yaml`` importing ``common/b.yaml`` shows ``scenarios/common/b.yaml``.
     """
     path = FilePath(path)
+    shown_root = FilePath(path).parent if root is None else FilePath(root)
     root = (root or path.resolve().parent).resolve()
-    return _read(path.resolve(), root, chain=())
+    return _read(path.resolve(), _Labels(root, shown_root), chain=(), via=("", None))
 
 
 def parse_text(text: str, label: str) -> Document:
@@ -59,21 +64,45 @@ def parse_text(text: str, label: str) -> Document:
     return _document(raw, label)
 
 
-def _read(path: FilePath, root: FilePath, chain: tuple[FilePath, ...]) -> Document:
-    label = _label(path, root)
+@dataclass(frozen=True)
+class _Labels:
+    """How files under the scenario's folder are named in problems."""
+
+    root: FilePath
+    shown_root: FilePath
+
+    def __call__(self, path: FilePath) -> str:
+        try:
+            return str(self.shown_root / path.relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+
+def _read(
+    path: FilePath, labels: _Labels, chain: tuple[FilePath, ...], via: tuple[str, Position | None]
+) -> Document:
+    """One file and its imports; ``via`` is the import field (and its line) that named it."""
+    label = labels(path)
     if path in chain:
-        loop = " -> ".join(_label(p, root) for p in (*chain, path))
-        raise ScenarioError([Problem(IMPORT_KEY, f"circular import: {loop}")], label)
+        loop = " -> ".join(labels(p) for p in (*chain, path))
+        raise ScenarioError([Problem(via[0], f"circular import: {loop}", via[1])], labels(chain[-1]))
     try:
         size = path.stat().st_size
+        text = path.read_bytes().decode("utf-8") if size <= MAX_FILE_BYTES else ""
     except OSError as error:
-        raise ScenarioError([Problem("", f"cannot read the file: {error.strerror}")], label) from None
+        raise ScenarioError(
+            [Problem("", f"cannot read the file: {error.strerror}", Position(label))], label
+        ) from None
+    except UnicodeDecodeError as error:
+        raise ScenarioError(
+            [Problem("", f"the file is not UTF-8 text ({error.reason})", Position(label))], label
+        ) from None
     if size > MAX_FILE_BYTES:
         raise ScenarioError(
-            [Problem("", f"file is {size:,} bytes; at most {MAX_FILE_BYTES:,} allowed")], label
+            [Problem("", f"file is {size:,} bytes; at most {MAX_FILE_BYTES:,}", Position(label))],
+            label,
         )
-    raw = _parse(path.read_text(encoding="utf-8"), label)
-    document = _document(raw, label)
+    document = _document(_parse(text, label), label)
     document.files.append(path)
     imports = document.data.pop(IMPORT_KEY, [])
     if isinstance(imports, str):
@@ -83,7 +112,7 @@ def _read(path: FilePath, root: FilePath, chain: tuple[FilePath, ...]) -> Docume
             [
                 Problem(
                     IMPORT_KEY,
-                    "must be a file name or a list of file names",
+                    "must be a file name or a list of file names, relative to this file",
                     document.positions.get((IMPORT_KEY,)),
                     imports,
                 )
@@ -91,15 +120,21 @@ def _read(path: FilePath, root: FilePath, chain: tuple[FilePath, ...]) -> Docume
             label,
         )
     merged = Document({})
-    for position, name in enumerate(imports):
-        where = document.positions.get((IMPORT_KEY, position)) or document.positions.get((IMPORT_KEY,))
-        target = resolve_inside(path.parent, name, root, f"{IMPORT_KEY}[{position}]", where)
-        if not target.exists():
-            raise ScenarioError(
-                [Problem(f"{IMPORT_KEY}[{position}]", "imported file does not exist", where, name)],
-                label,
-            )
-        merged = merge_documents(merged, _read(target, root, (*chain, path)))
+    problems: list[Problem] = []
+    for number, name in enumerate(imports):
+        field_path = f"{IMPORT_KEY}[{number}]"
+        line = document.positions.get((IMPORT_KEY, number)) or document.positions.get((IMPORT_KEY,))
+        try:
+            target = resolve_inside(path.parent, name, labels.root, field_path, line)
+            if not target.is_file():
+                raise ScenarioError(
+                    [Problem(field_path, "imported file does not exist", line, name)], label
+                )
+            merged = merge_documents(merged, _read(target, labels, (*chain, path), (field_path, line)))
+        except ScenarioError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise ScenarioError(problems, label)
     return merge_documents(merged, document)
 
 
@@ -110,7 +145,15 @@ def resolve_inside(
     target = (base / name).resolve()
     if not target.is_relative_to(root):
         raise ScenarioError(
-            [Problem(field_path, f"path escapes the scenario's folder {root}", where, name)]
+            [
+                Problem(
+                    field_path,
+                    f"path escapes the scenario's folder {root}; referenced files must lie inside it",
+                    where,
+                    name,
+                )
+            ],
+            where.file if where else None,
         )
     return target
 
@@ -121,44 +164,40 @@ def merge_documents(base: Document, top: Document) -> Document:
     return Document(deep_merge(base.data, top.data), positions, [*base.files, *top.files])
 
 
-def _label(path: FilePath, root: FilePath) -> str:
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
-
-
-def _parse(text: str, label: str) -> Any:
+def _parse(text: str, label: str) -> CommentedMap:
+    """YAML text -> ruamel mapping; every syntax error and duplicate key is a problem."""
     yaml = YAML(typ="rt")
-    yaml.allow_duplicate_keys = False
     try:
-        raw = yaml.load(text)
-    except DuplicateKeyError as error:
-        first = error.context_mark.line + 1 if error.context_mark else None
-        second = error.problem_mark.line + 1 if error.problem_mark else None
-        key = str(error.problem).split('"')[1] if '"' in str(error.problem) else "?"
-        raise ScenarioError(
-            [
-                Problem(
-                    key, f"duplicate key {key!r} (lines {first} and {second})", Position(label, second)
-                )
-            ],
-            label,
-        ) from None
+        root = yaml.compose(text)
+        duplicates = _duplicate_keys(root, (), label) if root is not None else []
+        if duplicates:
+            raise ScenarioError(duplicates, label)
+        raw = yaml.constructor.construct_document(root) if root is not None else None
     except MarkedYAMLError as error:
-        line = error.problem_mark.line + 1 if error.problem_mark else None
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark else None
         message = f"YAML syntax error: {error.problem or error.context}"
+        started = error.context_mark.line if error.context_mark else None
+        if error.context and error.problem_mark and started not in (None, error.problem_mark.line):
+            message += f" ({error.context} started at line {started + 1})"
         raise ScenarioError([Problem("", message, Position(label, line))], label) from None
     except YAMLError as error:
-        raise ScenarioError([Problem("", f"YAML error: {error}")], label) from None
+        raise ScenarioError([Problem("", f"YAML error: {error}", Position(label))], label) from None
+    except RecursionError:
+        raise ScenarioError(
+            [Problem("", "the YAML is nested too deeply to read", Position(label))], label
+        ) from None
     if raw is None:
-        raise ScenarioError([Problem("", "the file is empty")], label)
+        raise ScenarioError(
+            [Problem("", "the file is empty; a scenario is a mapping of fields", Position(label))],
+            label,
+        )
     if not isinstance(raw, CommentedMap):
         raise ScenarioError(
             [
                 Problem(
                     "",
-                    f"the top level must be a mapping of fields, got {type(raw).__name__}",
+                    f"the top level must be a mapping of fields (time:, sites:, ...), got {_kind(raw)}",
                     Position(label, 1),
                 )
             ],
@@ -167,48 +206,100 @@ def _parse(text: str, label: str) -> Any:
     return raw
 
 
-def _document(raw: CommentedMap, label: str) -> Document:
-    positions: dict[Path, Position] = {(): Position(label, 1)}
+def _duplicate_keys(node: Node, path: Path, label: str) -> list[Problem]:
+    """Every key given twice in one mapping, with the lines of both, anywhere in the tree."""
     problems: list[Problem] = []
-    data = _plain(raw, (), label, positions, problems)
-    if problems:
-        raise ScenarioError(problems, label)
-    return Document(data, positions)
+    if isinstance(node, MappingNode):
+        first_line: dict[str, int] = {}
+        for key, value in node.value:
+            tag = str(getattr(key.tag, "value", key.tag))
+            if not isinstance(key, ScalarNode) or tag == "tag:yaml.org,2002:merge":
+                continue
+            line = key.start_mark.line + 1
+            if key.value in first_line:
+                problems.append(
+                    Problem(
+                        dotted((*path, key.value)),
+                        f"duplicate key {key.value!r} (lines {first_line[key.value]} and {line}); "
+                        "each key may appear once in a mapping",
+                        Position(label, line),
+                    )
+                )
+            else:
+                first_line[key.value] = line
+            problems += _duplicate_keys(value, (*path, key.value), label)
+    elif isinstance(node, SequenceNode):
+        for index, item in enumerate(node.value):
+            problems += _duplicate_keys(item, (*path, index), label)
+    return problems
 
 
-def _plain(
-    node: Any, path: Path, label: str, positions: dict[Path, Position], problems: list[Problem]
-) -> Any:
-    """ruamel nodes -> plain dicts, lists and scalars, recording line numbers."""
-    tag = getattr(getattr(node, "tag", None), "value", None)
-    if tag is not None or isinstance(node, TaggedScalar):
-        problems.append(
-            Problem(
-                dotted(path),
-                f"YAML tags such as {tag!r} are not allowed in scenario files",
-                positions.get(path),
-            )
-        )
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value!r}"[:80]
+    return f"a {type(value).__name__}"
+
+
+def _document(raw: CommentedMap, label: str) -> Document:
+    plain = _Plain(label)
+    data = plain.convert(raw, ())
+    if plain.problems:
+        raise ScenarioError(plain.problems, label)
+    return Document(data, plain.positions)
+
+
+@dataclass
+class _Plain:
+    """ruamel nodes -> plain dicts, lists and scalars, recording line numbers.
+
+    Aliases are expanded, so a few lines can stand for a huge tree ("billion
+    laughs"); more than :data:`MAX_VALUES` values in one file is refused.
+    """
+
+    label: str
+    positions: dict[Path, Position] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    values: int = 0
+
+    def __post_init__(self) -> None:
+        self.positions[()] = Position(self.label, 1)
+
+    def convert(self, node: Any, path: Path) -> Any:
+        self.values += 1
+        if self.values > MAX_VALUES:
+            if self.values == MAX_VALUES + 1:
+                self._problem(path, f"the file expands to more than {MAX_VALUES:,} values (aliases?)")
+            return None
+        tag = getattr(getattr(node, "tag", None), "value", None)
+        if tag is not None or isinstance(node, TaggedScalar):
+            self._problem(path, f"YAML tags such as {tag!r} are not allowed in scenario files")
+            return None
+        if isinstance(node, CommentedMap):
+            return {str(k): self.convert(v, self._at(node, path, k)) for k, v in node.items()}
+        if isinstance(node, CommentedSeq):
+            return [self.convert(v, self._at(node, path, i)) for i, v in enumerate(node)]
+        if isinstance(node, datetime):  # ruamel's TimeStamp keeps its offset in tzinfo
+            return datetime.fromisoformat(node.isoformat())
+        for plain_type in (bool, str, int, float):  # ruamel subclasses -> builtins
+            if isinstance(node, plain_type):
+                return plain_type(node)
+        if node is None or isinstance(node, date):
+            return node
+        self._problem(path, f"a YAML {type(node).__name__} value is not allowed here")
         return None
-    if isinstance(node, CommentedMap):
-        result = {}
-        for key, value in node.items():
-            child = (*path, str(key))
-            line, _ = node.lc.key(key)
-            positions[child] = Position(label, line + 1)
-            result[str(key)] = _plain(value, child, label, positions, problems)
-        return result
-    if isinstance(node, CommentedSeq):
-        items = []
-        for index, value in enumerate(node):
-            child = (*path, index)
-            line, _ = node.lc.item(index)
-            positions[child] = Position(label, line + 1)
-            items.append(_plain(value, child, label, positions, problems))
-        return items
-    if isinstance(node, datetime):  # ruamel's TimeStamp keeps its offset in tzinfo
-        return datetime.fromisoformat(node.isoformat())
-    for plain_type in (bool, str, int, float):  # ruamel subclasses -> builtins
-        if isinstance(node, plain_type):
-            return plain_type(node)
-    return node
+
+    def _at(self, node: CommentedMap | CommentedSeq, path: Path, key: Any) -> Path:
+        """The child's path, with its line (a key from a ``<<`` merge has the mapping's line)."""
+        child = (*path, key if isinstance(key, int) and isinstance(node, CommentedSeq) else str(key))
+        try:
+            line, _ = node.lc.item(key) if isinstance(node, CommentedSeq) else node.lc.key(key)
+            self.positions[child] = Position(self.label, line + 1)
+        except (KeyError, IndexError, TypeError):
+            if path in self.positions:
+                self.positions[child] = self.positions[path]
+        return child
+
+    def _problem(self, path: Path, message: str) -> None:
+        self.problems.append(Problem(dotted(path), message, self.positions.get(path)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Literal
 
 from geomodel.errors import GeomodelError
@@ -43,7 +44,7 @@ class Problem:
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
+    text = value.isoformat() if isinstance(value, date) else repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -56,13 +57,32 @@ def dotted(path: Path) -> str:
 
 
 class ScenarioError(GeomodelError):
-    """A scenario has problems; all of them are listed, one per line."""
+    """A scenario has problems; all of them are listed, one per line.
+
+    Errors come first, in file order and then line order, warnings after them.
+    """
 
     def __init__(self, problems: list[Problem], source: str | None = None) -> None:
-        self.problems = problems
+        self.problems = in_reading_order(problems)
         self.source = source
         errors = [p for p in problems if p.severity == "error"]
+        warnings = len(problems) - len(errors)
         head = f"{source}: " if source else ""
         noun = "problem" if len(errors) == 1 else "problems"
-        lines = [f"{head}{len(errors)} {noun} found"] + [f"  {p}" for p in problems]
+        also = f" (and {warnings} warning{'s' if warnings > 1 else ''})" if warnings else ""
+        lines = [f"{head}{len(errors)} {noun} found{also}"] + [f"  {p}" for p in self.problems]
         super().__init__("\n".join(lines))
+
+
+def in_reading_order(problems: list[Problem]) -> list[Problem]:
+    """Errors before warnings; within each, by file (first seen first), then by line."""
+    files: dict[str, int] = {}
+    for problem in problems:
+        files.setdefault(problem.position.file if problem.position else "", len(files))
+
+    def key(problem: Problem) -> tuple[int, int, int]:
+        file = problem.position.file if problem.position else ""
+        line = (problem.position.line or 0) if problem.position else 0
+        return (problem.severity == "warning", files[file], line)
+
+    return sorted(problems, key=key)
