@@ -1,76 +1,121 @@
-"""Turn pydantic's validation errors into scenario problems with positions and hints."""
+"""Turn pydantic's validation errors into scenario problems with positions and hints.
+
+Each problem names the field path, says what is allowed in the user's terms
+(the field's full range with its unit, the date format, the known field names)
+and carries the value found; the file and line come from the document.
+"""
 
 from __future__ import annotations
 
-import types
-import typing
 from typing import Any
 
+import annotated_types
 from pydantic import BaseModel, ValidationError
 
 from geomodel.errors import closest_names
 from geomodel.scenario.files import Document
+from geomodel.scenario.introspect import constraints, field_unit, fields_at
 from geomodel.scenario.problems import Path, Problem, dotted
+
+DATE_EXAMPLE = "2025-01-01T00:00:00+00:00"
+DATE_RULE = f"expected an ISO 8601 date-time with a UTC offset, e.g. {DATE_EXAMPLE}"
+NAME_RULE = "names use letters, digits, '_', '.' and '-', and start with a letter or digit"
+
+#: pydantic error type -> what to say instead of pydantic's message.
+_MESSAGES = {
+    "missing": "required field is missing",
+    "finite_number": "must be a finite number (not NaN or infinity)",
+    "timezone_aware": f"needs a UTC offset, e.g. {DATE_EXAMPLE}",
+    "datetime_parsing": DATE_RULE,
+    "datetime_from_date_parsing": DATE_RULE,
+    "datetime_type": DATE_RULE,
+    "dict_type": "must be a mapping (name: value, ...)",
+    "model_type": "must be a mapping of fields",
+    "model_attributes_type": "must be a mapping of fields",
+    "list_type": "must be a list",
+    "tuple_type": "must be a list",
+    "int_parsing": "must be a whole number",
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_parsing": "must be a number",
+    "float_type": "must be a number",
+    "string_type": "must be text",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+}
+_BOUND_TYPES = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
 
 
 def problems_from_validation(
     error: ValidationError, model: type[BaseModel], document: Document
 ) -> list[Problem]:
     """One problem per pydantic error, with file:line, field path, value and what is allowed."""
-    problems = []
-    for item in error.errors(include_url=False):
-        path: Path = tuple(item["loc"])
-        kind = item["type"]
-        value = item.get("input")
-        if kind == "extra_forbidden":
-            known = list(fields_at(model, path[:-1]))
-            close = closest_names(str(path[-1]), known)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; known fields: {', '.join(known)}"
-            problems.append(Problem(dotted(path), f"unknown field{hint}", document.position(path)))
-            continue
-        message = item["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
-        if kind == "missing":
-            message = "required field is missing"
-        shown = value if not isinstance(value, dict | list) and kind != "missing" else _NO_VALUE
-        problems.append(Problem(dotted(path), message, document.position(path), **_value_kw(shown)))
-    return problems
+    return [_problem(item, model, document) for item in error.errors(include_url=False)]
 
 
-_NO_VALUE = object()
+def _problem(item: Any, model: type[BaseModel], document: Document) -> Problem:
+    path: Path = tuple(item["loc"])
+    kind = item["type"]
+    value = item.get("input")
+    if kind == "extra_forbidden":
+        known = list(fields_at(model, path[:-1]))
+        close = closest_names(str(path[-1]), known)
+        hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(known)}"
+        return Problem(dotted(path), f"unknown field; {hint}", document.position(path))
+    if path and path[-1] == "[key]":  # a name used as a mapping key
+        path = path[:-1]
+        message = f"bad name: {NAME_RULE}" if kind == "string_pattern_mismatch" else _clean(item["msg"])
+        return Problem(dotted(path), message, document.position(path), value)
+    message = _MESSAGES.get(kind) or _clean(item["msg"])
+    if kind in _BOUND_TYPES:
+        message = _range_message(model, path) or _bound_message(item.get("ctx", {})) or message
+    elif kind == "too_short" and item.get("ctx", {}).get("min_length") == 1:
+        message = "needs at least one entry"
+    elif kind == "string_pattern_mismatch":
+        message = NAME_RULE
+    if kind == "missing" or isinstance(value, dict | list):
+        return Problem(dotted(path), message, document.position(path))
+    return Problem(dotted(path), message, document.position(path), value)
 
 
-def _value_kw(value: Any) -> dict[str, Any]:
-    return {} if value is _NO_VALUE else {"value": value}
+def _clean(message: str) -> str:
+    """pydantic's message without its prefixes: ``Input should be`` -> ``should be``."""
+    message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return message.removeprefix("Input ")
 
 
-def fields_at(model: type[BaseModel], path: Path) -> dict[str, Any]:
-    """The fields of the section at ``path`` (following dict values and list items)."""
-    annotation: Any = model
-    for part in path:
-        annotation = _unwrap(annotation)
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            field = annotation.model_fields.get(str(part))
-            if field is None:
-                return {}
-            annotation = field.annotation
-        elif typing.get_origin(annotation) in (dict, list, tuple):
-            annotation = typing.get_args(annotation)[-1]
-        else:
-            return {}
-    annotation = _unwrap(annotation)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return dict(annotation.model_fields)
-    return {}
+def _bound_message(ctx: dict[str, Any]) -> str | None:
+    """``must be at least 0`` from pydantic's context, for values that are not fields."""
+    words = {"gt": "greater than", "ge": "at least", "lt": "less than", "le": "at most"}
+    for key, word in words.items():
+        if key in ctx:
+            return f"must be {word} {ctx[key]}"
+    return None
 
 
-def _unwrap(annotation: Any) -> Any:
-    """``X | None`` and ``Annotated[X, ...]`` -> ``X``."""
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is typing.Annotated:
-            annotation = typing.get_args(annotation)[0]
-        elif origin in (typing.Union, types.UnionType):
-            options = [a for a in typing.get_args(annotation) if a is not type(None)]
-            annotation = options[0]
-        else:
-            return annotation
+def _range_message(model: type[BaseModel], path: Path) -> str | None:
+    """``must lie in (0, 1]`` with the unit, from the field's own constraints."""
+    field = fields_at(model, path[:-1]).get(str(path[-1])) if path else None
+    if field is None:
+        return None
+    low = high = None
+    for constraint in constraints(field):
+        if isinstance(constraint, annotated_types.Gt):
+            low = f"({constraint.gt:g}"
+        elif isinstance(constraint, annotated_types.Ge):
+            low = f"[{constraint.ge:g}"
+        elif isinstance(constraint, annotated_types.Lt):
+            high = f"{constraint.lt:g})"
+        elif isinstance(constraint, annotated_types.Le):
+            high = f"{constraint.le:g}]"
+    unit = field_unit(field)
+    unit = f" {unit}" if unit and unit != "1" else ""
+    if low and high:
+        return f"must lie in {low}, {high}{unit}"
+    if low:
+        word = "greater than" if low.startswith("(") else "at least"
+        return f"must be {word} {low[1:]}{unit}"
+    if high:
+        word = "less than" if high.endswith(")") else "at most"
+        return f"must be {word} {high[:-1]}{unit}"
+    return None

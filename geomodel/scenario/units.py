@@ -33,7 +33,7 @@ _DIMENSION_NAMES = {
     "[currency]": "an amount of money",
     "[information]": "an amount of data",
     "[information] / [time]": "a data rate",
-    "": "a plain number",
+    "dimensionless": "a plain number",
 }
 
 
@@ -54,15 +54,15 @@ def _dimension_name(dimensionality: Any) -> str:
 def to_unit(value: Any, unit: str) -> float:
     """``value`` (a number already in ``unit``, or a string with units) as a float in ``unit``."""
     if isinstance(value, bool):
-        raise ValueError(f"expected a number or a quantity in {unit}, got {value!r}")
+        raise ValueError(f"expected a number or a quantity in {unit}, not true/false")
     if isinstance(value, int | float):
         number = float(value)
     elif isinstance(value, str):
         number = _parse(value, unit)
     else:
-        raise ValueError(f"expected a number or a quantity like '10 {unit}', got {value!r}")
+        raise ValueError(f"expected a number or a quantity like '10 {unit}'")
     if not math.isfinite(number):
-        raise ValueError(f"must be a finite number, got {value!r}")
+        raise ValueError("must be a finite number (not NaN or infinity)")
     return number
 
 
@@ -71,16 +71,16 @@ def _parse(text: str, unit: str) -> float:
     try:
         quantity = units.Quantity(text.strip())
     except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError):
-        raise ValueError(f"cannot read {text!r} as a quantity in {unit}") from None
-    if not isinstance(quantity, pint.Quantity):  # a bare number in a string
-        return float(quantity)
+        raise ValueError(f"cannot read this as a quantity in {unit} (e.g. '10 {unit}')") from None
+    if not isinstance(quantity, pint.Quantity) or quantity.unitless:  # a number in a string
+        return float(getattr(quantity, "magnitude", quantity))
     target = units.Unit(unit)
     if quantity.dimensionless and target.dimensionless:
         return float(quantity.to(target).magnitude)
     if quantity.dimensionality != target.dimensionality:
         raise ValueError(
-            f"{text!r} is {_dimension_name(quantity.dimensionality)}; expected "
-            f"{_dimension_name(target.dimensionality)} in {unit} (e.g. '10 {unit}')"
+            f"expected {_dimension_name(target.dimensionality)} in {unit} (e.g. '10 {unit}'), "
+            f"not {_dimension_name(quantity.dimensionality)}"
         )
     return float(quantity.to(target).magnitude)
 

@@ -1,0 +1,349 @@
+"""The schema: every bad value is a problem naming file:line, field path, value and what is allowed."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from geomodel.scenario.schema import COOLING_PUE, TrainingJob
+
+from .conftest import BASE, assert_names, errors, line_of, load, only_error
+
+
+def test_the_base_scenario_is_valid(tmp_path, catalog):
+    scenario = load(tmp_path, BASE, catalog)
+    assert list(scenario.sites) == ["fra", "ams"]
+    assert scenario.origin.warnings == []
+
+
+def test_three_different_errors_in_one_file_are_three_problems(tmp_path, catalog):
+    text = (
+        BASE.replace("pue: 1.2", "pue: 0.9")
+        .replace("    lat: 52.37\n", "")
+        .replace("sla: 30 ms", "sla: 30 ms\n    effciency: 0.5")
+    )
+    found = errors(tmp_path, text, catalog)
+    path = tmp_path / "scenario.yaml"
+    assert [str(p) for p in found] == [
+        f"{path}:{line_of(text, 'pue: 0.9')}: sites.fra.pue: must lie in [1, 3] (got 0.9)",
+        f"{path}:{line_of(text, '  ams:')}: sites.ams.lat: required field is missing",
+        f"{path}:{line_of(text, 'effciency:')}: inference.chat.effciency: unknown field; "
+        "did you mean 'efficiency'?",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path", "hint"),
+    [
+        ("name: tiny", "nmae: tiny", "nmae", "did you mean 'name'?"),
+        ("    grid: grid_de", "    gird: grid_de", "sites.fra.gird", "did you mean 'grid'?"),
+        ("    tp: 8", "    tp: 8\n    mfuu: 0.4", "training.pretrain.mfuu", "did you mean 'mfu'?"),
+        ("  hours: 24", "  hours: 24\n  zzz: 1", "time.zzz", "known fields: start, hours, end"),
+    ],
+)
+def test_an_unknown_key_suggests_the_closest_field(tmp_path, catalog, old, new, path, hint):
+    text = BASE.replace(old, new, 1)
+    problem = only_error(tmp_path, text, catalog)
+    key = new.strip().splitlines()[-1].split(":")[0].strip()
+    assert_names(
+        problem,
+        file=tmp_path / "scenario.yaml",
+        line=line_of(text, f"{key}:"),
+        path=path,
+        allowed=hint,
+    )
+
+
+def test_a_missing_required_field_names_its_section_line(tmp_path, catalog):
+    text = BASE.replace("    power_envelope: 20 MW\n", "", 1)
+    problem = only_error(tmp_path, text, catalog)
+    assert_names(
+        problem,
+        file=tmp_path / "scenario.yaml",
+        line=line_of(text, "  fra:"),
+        path="sites.fra.power_envelope",
+        allowed="required field is missing",
+    )
+
+
+def test_a_missing_section_is_reported_at_the_top(tmp_path, catalog):
+    text = BASE.replace("time:\n  start: 2025-01-01T00:00:00+00:00\n  hours: 24\n", "")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "time"
+    assert problem.position.line == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path", "value", "allowed"),
+    [
+        ("hours: 24", "hours: many", "time.hours", "many", "must be a whole number"),
+        ("systems: {hgx_h100_8: 100}", "systems: [hgx_h100_8]", "sites.fra.systems", None, "mapping"),
+        ("{hgx_h100_8: 100}", "{hgx_h100_8: ten}", "sites.fra.systems.hgx_h100_8", "ten", "whole"),
+        ("tp: 8", "tp: 2.5", "training.pretrain.tp", 2.5, "must be a whole number"),
+        ("jurisdiction: EU", "jurisdiction: [EU]", "sites.fra.jurisdiction", None, "must be text"),
+        ("name: tiny", "name: {a: 1}", "name", None, "must be text"),
+        ("sla: 30 ms", "sla: fast", "inference.chat.sla", "fast", "quantity in ms"),
+    ],
+)
+def test_a_wrong_type_says_what_type_is_expected(tmp_path, catalog, old, new, path, value, allowed):
+    text = BASE.replace(old, new, 1)
+    problem = only_error(tmp_path, text, catalog)
+    assert_names(
+        problem,
+        file=tmp_path / "scenario.yaml",
+        line=line_of(text, new),
+        path=path,
+        allowed=allowed,
+        value=value,
+    )
+
+
+ENVELOPE = "power_envelope: 20 MW"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path", "value", "allowed"),
+    [
+        (ENVELOPE, "power_envelope: -20 MW", "sites.fra.power_envelope", "-20 MW", "greater than 0 MW"),
+        (ENVELOPE, "power_envelope: 0", "sites.fra.power_envelope", 0, "greater than 0 MW"),
+        ("compute: 1e21 FLOP", "compute: -1e21", "training.pretrain.compute", -1e21, "greater than 0"),
+        ("{hgx_h100_8: 100}", "{hgx_h100_8: -1}", "sites.fra.systems.hgx_h100_8", -1, "at least 0"),
+        ("1e6 token/s", "-5 token/s", "regions.paris.demand.chat.constant", "-5 token/s", "at least 0"),
+        ("pue: 1.2", "pue: .nan", "sites.fra.pue", math.nan, "finite number"),
+        ("pue: 1.2", "pue: .inf", "sites.fra.pue", math.inf, "finite number"),
+        ("lat: 50.11", "lat: .nan", "sites.fra.lat", math.nan, "finite number"),
+        (ENVELOPE, "power_envelope: .inf", "sites.fra.power_envelope", math.inf, "finite number"),
+        (ENVELOPE, "power_envelope: NaN MW", "sites.fra.power_envelope", "NaN MW", "finite number"),
+        ("sla: 30 ms", "sla: -inf ms", "inference.chat.sla", "-inf ms", "finite number"),
+    ],
+)
+def test_negative_nan_and_infinite_values_are_refused(tmp_path, catalog, old, new, path, value, allowed):
+    text = BASE.replace(old, new, 1)
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == path, str(problem)
+    assert problem.position.line == line_of(text, new), str(problem)
+    assert allowed in problem.message, str(problem)
+    if isinstance(value, float) and math.isnan(value):
+        assert math.isnan(problem.value)
+    else:
+        assert problem.value == value
+
+
+def test_a_pue_below_one_says_the_allowed_range(tmp_path, catalog):
+    text = BASE.replace("pue: 1.2", "pue: 0.95")
+    problem = only_error(tmp_path, text, catalog)
+    assert_names(
+        problem,
+        file=tmp_path / "scenario.yaml",
+        line=line_of(text, "pue: 0.95"),
+        path="sites.fra.pue",
+        allowed="must lie in [1, 3]",
+        value=0.95,
+    )
+
+
+@pytest.mark.parametrize("value", [0, -0.1, 1.01, 40])
+@pytest.mark.parametrize(
+    ("anchor", "field", "path"),
+    [
+        ("    tp: 8", "mfu", "training.pretrain.mfu"),
+        ("    sla: 30 ms", "efficiency", "inference.chat.efficiency"),
+        ("    jurisdiction: EU", "availability", "sites.fra.availability"),
+    ],
+)
+def test_fractions_must_lie_in_zero_one(tmp_path, catalog, value, anchor, field, path):
+    text = BASE.replace(anchor, f"{anchor}\n    {field}: {value}", 1)
+    problem = only_error(tmp_path, text, catalog)
+    assert_names(
+        problem,
+        file=tmp_path / "scenario.yaml",
+        line=line_of(text, f"{field}: {value}"),
+        path=path,
+        allowed="must lie in (0, 1]",
+        value=value,
+    )
+
+
+def test_a_fraction_of_exactly_one_is_allowed(tmp_path, catalog):
+    text = BASE.replace("    tp: 8", "    tp: 8\n    mfu: 1")
+    text = text.replace("sla: 30 ms", "sla: 30 ms\n    efficiency: 1")
+    scenario = load(tmp_path, text, catalog)
+    assert scenario.training["pretrain"].mfu == 1.0
+
+
+@pytest.mark.parametrize(
+    ("coordinates", "path", "value", "allowed"),
+    [
+        ("lat: 116.4\n    lon: 39.9", "sites.fra.lat", 116.4, "did you swap lat and lon?"),
+        ("lat: -95\n    lon: 8.68", "sites.fra.lat", -95, "latitude must lie in [-90, 90]"),
+        ("lat: 50.11\n    lon: 181", "sites.fra.lon", 181, "longitude must lie in [-180, 180]"),
+        ("lat: 250\n    lon: 8.68", "sites.fra.lat", 250, "[-90, 90]"),
+    ],
+)
+def test_latitude_and_longitude_out_of_range(tmp_path, catalog, coordinates, path, value, allowed):
+    text = BASE.replace("lat: 50.11\n    lon: 8.68", coordinates, 1)
+    problem = only_error(tmp_path, text, catalog)
+    field = path.rsplit(".", 1)[1]
+    assert_names(
+        problem,
+        file=tmp_path / "scenario.yaml",
+        line=line_of(text, f"{field}: {value}"),
+        path=path,
+        allowed=allowed,
+        value=value,
+    )
+    if value == 250:
+        assert "swap" not in problem.message  # 250 is no longitude either
+
+
+def test_a_region_out_of_range_is_found_too(tmp_path, catalog):
+    text = BASE.replace("lat: 48.86", "lat: 91")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "regions.paris.lat"
+
+
+def test_a_unit_of_the_wrong_dimension_names_both_dimensions(tmp_path, catalog):
+    text = BASE.replace("power_envelope: 20 MW", "power_envelope: 250 MWh", 1)
+    problem = only_error(tmp_path, text, catalog)
+    assert_names(
+        problem,
+        file=tmp_path / "scenario.yaml",
+        line=line_of(text, "250 MWh"),
+        path="sites.fra.power_envelope",
+        allowed="expected a power in MW (e.g. '10 MW'), not an energy",
+        value="250 MWh",
+    )
+
+
+def test_a_window_starting_after_it_ends_is_refused(tmp_path, catalog):
+    window = "    window: {start: 2025-01-01T12:00:00Z, end: 2025-01-01T06:00:00Z}"
+    text = BASE.replace("    tp: 8", "    tp: 8\n" + window)
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "training.pretrain.window"
+    assert problem.position.line == line_of(text, "window:")
+    assert "window start 2025-01-01 12:00:00+00:00 must be before end 2025-01-01 06:00:00+00:00" in (
+        problem.message
+    )
+
+
+def test_an_end_before_the_start_is_refused(tmp_path, catalog):
+    text = BASE.replace("  hours: 24", "  end: 2024-12-31T00:00:00+00:00")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "time"
+    assert "must be after start" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("start", "allowed"),
+    [
+        ("2025-01-01T00:00:00", "needs a UTC offset, e.g. 2025-01-01T00:00:00+00:00"),
+        ("2025-01-01", "needs a UTC offset"),
+        ("yesterday", "expected an ISO 8601 date-time with a UTC offset"),
+        ("1735689600", "not a number"),  # pydantic would read it as Unix time
+    ],
+)
+def test_the_start_needs_a_date_time_with_an_offset(tmp_path, catalog, start, allowed):
+    text = BASE.replace("2025-01-01T00:00:00+00:00", start)
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "time.start"
+    assert allowed in problem.message, str(problem)
+    assert problem.position.line == line_of(text, "start:")
+
+
+@pytest.mark.parametrize("resolution", ["5", "1.5 h", "0.5"])
+def test_the_resolution_divides_a_day_in_whole_hours(tmp_path, catalog, resolution):
+    text = BASE.replace("  hours: 24", f"  hours: 24\n  resolution: {resolution}")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "time"
+    assert "whole hours dividing a day" in problem.message
+
+
+def test_a_bad_name_says_what_names_may_contain(tmp_path, catalog):
+    text = BASE.replace("  ams:", "  'ams west':")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "sites.ams west"
+    assert problem.value == "ams west"
+    assert "letters, digits" in problem.message
+
+
+DEMAND = "chat: 1e6 token/s"
+COMPUTE = "compute: 1e21 FLOP"
+CHAT = "regions.paris.demand.chat"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path", "message"),
+    [
+        (
+            "    pue: 1.2",
+            "    pue: 1.2\n    cooling: liquid",
+            "sites.fra",
+            "'pue' or 'cooling', not both",
+        ),
+        ("    pue: 1.2\n", "", "sites.fra", "give 'pue' or 'cooling' (one of legacy_air"),
+        ("    grid: grid_de\n", "    grid_import_limit: 5 MW\n", "sites.fra", "needs a 'grid'"),
+        (DEMAND, "chat: {constant: 5, mean: 5}", CHAT, "'mean' goes with 'daily_shape' only"),
+        (DEMAND, "chat: {constant: 5, column: a}", CHAT, "'csv' and 'column' go together"),
+        (DEMAND, "chat: {daily_shape: [1, 2]}", CHAT, "daily_shape needs 24 values"),
+        (COMPUTE, "params: 1e9", "training.pretrain", "give 'compute' or both"),
+        (COMPUTE, COMPUTE + "\n    tokens: 1e12", "training.pretrain", "'tokens' needs 'params'"),
+        (
+            "active_params: 8e9",
+            "flop_per_token: 1e9 FLOP\n    active_params: 8e9",
+            "inference.chat",
+            "one of",
+        ),
+    ],
+)
+def test_fields_that_go_together(tmp_path, catalog, old, new, path, message):
+    text = BASE.replace(old, new, 1)
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == path
+    assert message in problem.message, str(problem)
+
+
+def test_a_route_takes_length_or_route_factor(tmp_path, catalog):
+    route = "{sites: [fra, ams], technology: smf_800zr, length: 500 km, route_factor: 1.2}"
+    route = f"links:\n  routes:\n    - {route}\n"
+    problem = only_error(tmp_path, BASE + route, catalog)
+    assert problem.path == "links.routes[0]"
+    assert "not both" in problem.message
+
+
+def test_quantities_with_units_are_converted_at_load_time(tmp_path, catalog):
+    text = (
+        BASE.replace("power_envelope: 20 MW", "power_envelope: 0.25 GW", 1)
+        .replace("compute: 1e21 FLOP", "compute: 1.2e25 FLOP")
+        .replace("sla: 30 ms", "sla: 0.012 s")
+        .replace("gradient_size: 14 GB", "gradient_size: 14000 MB")
+    )
+    scenario = load(tmp_path, text, catalog)
+    assert scenario.sites["fra"].power_envelope == pytest.approx(250.0)
+    assert scenario.training["pretrain"].compute == pytest.approx(1.2e7)  # EFLOP
+    assert scenario.inference["chat"].sla == pytest.approx(12.0)
+    assert scenario.training["pretrain"].gradient_gb == pytest.approx(14.0)
+
+
+def test_the_6nd_rule_and_the_defaults_derived_from_parameters():
+    job = TrainingJob(params=70e9, tokens=15e12)
+    assert job.compute_eflop == pytest.approx(6 * 70e9 * 15e12 / 1e18)  # 6.3e6 EFLOP
+    assert job.gradient_gb == pytest.approx(140.0)  # 2 bytes (BF16) per parameter
+    assert job.checkpoint_gb == pytest.approx(980.0)  # 14 bytes per parameter
+    given = TrainingJob(compute="2e24 FLOP", gradient_size="10 GB")
+    assert given.compute_eflop == pytest.approx(2e6)
+    assert given.checkpoint_gb == 0.0
+
+
+def test_cooling_classes_set_the_pue(tmp_path, catalog):
+    scenario = load(tmp_path, BASE, catalog)
+    assert scenario.sites["ams"].effective_pue == COOLING_PUE["free_cooling"] == 1.1
+    assert scenario.sites["fra"].effective_pue == 1.2
+    assert all(1.0 <= pue < 2.0 for pue in COOLING_PUE.values())
+
+
+def test_an_unknown_cooling_class_lists_the_classes(tmp_path, catalog):
+    text = BASE.replace("cooling: free_cooling", "cooling: water")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "sites.ams.cooling"
+    assert "'legacy_air'" in problem.message and "'immersion'" in problem.message
