@@ -59,11 +59,18 @@ def build_sets(inputs: xr.Dataset) -> ModelSets:
     _training_sets(inputs, sets, installed)
     _inference_sets(inputs, sets, installed)
     capacity = inputs["source_capacity_mw"].values if sets.sources else np.zeros((len(sets.sites), 0))
-    for s, k in zip(*np.nonzero(capacity > 0), strict=True):
-        sets.gen.extend((int(s), int(k), t) for t in range(sets.n_time))
-    for s in np.flatnonzero(inputs["grid_import_limit_mw"].values > 0):
-        sets.grid.extend((int(s), t) for t in range(sets.n_time))
+    every_step = np.ones(sets.n_time, dtype=bool)
+    sets.gen = tuples(capacity[:, :, None] > 0, every_step[None, None, :])
+    sets.grid = tuples(inputs["grid_import_limit_mw"].values[:, None] > 0, every_step[None, :])
     return sets
+
+
+def tuples(*masks: np.ndarray) -> list[tuple[int, ...]]:
+    """Index tuples where the broadcast product of boolean ``masks`` is true, in C order."""
+    mask = masks[0]
+    for other in masks[1:]:
+        mask = mask & other
+    return list(zip(*(axis.tolist() for axis in np.nonzero(mask)), strict=True))
 
 
 def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -> None:
@@ -74,11 +81,10 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
     window = inputs["job_window"].values.astype(bool)  # (j, t)
     # (j, s, h): allowed site, eligible system, installed there
     usable = allowed[:, :, None] & eligible[:, None, :] & installed[None, :, :]
-    for j, s, h in zip(*np.nonzero(usable), strict=True):
-        sets.train.extend((int(j), int(s), int(h), int(t)) for t in np.flatnonzero(window[j]))
-    used_sites = {(j, s) for j, s, _, _ in sets.train}
-    for j, s in sorted(used_sites):
-        sets.span.extend((j, s, int(t)) for t in np.flatnonzero(window[j]))
+    sets.train = tuples(usable[:, :, :, None], window[:, None, None, :])
+    used = usable.any(axis=2)  # (j, s)
+    sets.span = tuples(used[:, :, None], window[:, None, :])
+    used_sites = set(zip(*(axis.tolist() for axis in np.nonzero(used)), strict=True))
     site_a = [sets.sites.index(str(a)) for a in inputs["link_site_a"].values]
     site_b = [sets.sites.index(str(b)) for b in inputs["link_site_b"].values]
     for position, (a, b) in enumerate(zip(site_a, site_b, strict=True)):

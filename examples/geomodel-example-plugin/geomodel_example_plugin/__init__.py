@@ -134,6 +134,7 @@ def register_power_sources() -> list[PowerSource]:
             carbon_kg_per_mwh=38,  # gCO2e/kWh, lifecycle median
             carbon_basis="lifecycle",
             price_usd_per_mwh=70,
+            price_basis="levelised cost of energy of new plants",
             capacity_factor=0.8,
             source="IPCC AR5 WGIII Annex III (Schlomer et al. 2014), Table A.III.2: "
             "lifecycle median 38 gCO2e/kWh",
