@@ -1,0 +1,132 @@
+"""From hourly series to model time steps: plain steps of the scenario's resolution,
+or typical days clustered with tsam (DESIGN section 5).
+
+Every time-varying input is handed over as an hourly array whose last axis is the
+hour of the horizon; the reduction returns the same arrays on model steps, the
+weight of each step (how many times it counts), and each training job's weight
+per step (how many of the hours a step stands for lie in the job's window).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+HOURS_PER_DAY = 24
+
+
+@dataclass
+class TimeSteps:
+    """Inputs on model steps, with the weights that map them back to the calendar."""
+
+    series: dict[str, np.ndarray]
+    start: pd.DatetimeIndex
+    dt_hours: np.ndarray
+    weight: np.ndarray
+    job_weight: np.ndarray
+    #: for typical days: the typical day (cluster) each calendar day belongs to
+    typical_day_of: np.ndarray | None = None
+    calendar_days: pd.DatetimeIndex | None = None
+
+
+def plain_steps(
+    series: dict[str, np.ndarray], hours: pd.DatetimeIndex, per_step: int, job_window: np.ndarray
+) -> TimeSteps:
+    """Steps of ``per_step`` hours: series averaged over each step's hours.
+
+    A job counts a step only when every hour of it lies in the job's window.
+    """
+    n_steps = len(hours) // per_step
+
+    def mean(values: np.ndarray) -> np.ndarray:
+        return values.reshape(*values.shape[:-1], n_steps, per_step).mean(axis=-1)
+
+    inside = job_window.reshape(job_window.shape[0], n_steps, per_step).all(axis=-1)
+    return TimeSteps(
+        series={name: mean(values) for name, values in series.items()},
+        start=hours[::per_step],
+        dt_hours=np.full(n_steps, float(per_step)),
+        weight=np.ones(n_steps),
+        job_weight=inside.astype(float),
+    )
+
+
+def typical_days(
+    series: dict[str, np.ndarray],
+    hours: pd.DatetimeIndex,
+    n_days: int,
+    job_window: np.ndarray,
+    bounded: frozenset[str] = frozenset(),
+) -> TimeSteps:
+    """Cluster the horizon's days into ``n_days`` typical days (tsam, hierarchical, medoids).
+
+    Series named in ``bounded`` (capacity factors) keep their medoid values; the
+    others are rescaled by tsam so their weighted means equal the full series'
+    (energy, cost and carbon totals are kept).
+    """
+    import tsam
+
+    n_calendar_days = len(hours) // HOURS_PER_DAY
+    if n_days >= n_calendar_days:
+        return plain_steps(series, hours, 1, job_window)
+    columns, frame = _columns(series, hours)
+    varying = [c for c in frame.columns if frame[c].std() > 0]
+    result = tsam.aggregate(
+        frame[varying],
+        n_days,
+        period_duration=HOURS_PER_DAY,
+        temporal_resolution=1.0,
+        preserve_column_means=True,
+        rescale_exclude_columns=[c for c in varying if columns[c][0] in bounded],
+    )
+    assignment = np.asarray(result.cluster_assignments, dtype=int)
+    clusters = sorted(result.cluster_counts)
+    representatives = result.cluster_representatives
+    reduced: dict[str, np.ndarray] = {
+        name: np.empty((*values.shape[:-1], len(clusters) * HOURS_PER_DAY))
+        for name, values in series.items()
+    }
+    for column, (name, position) in columns.items():
+        if column in varying:
+            values = np.concatenate([representatives.loc[c, column].to_numpy() for c in clusters])
+        else:
+            values = np.full(len(clusters) * HOURS_PER_DAY, frame[column].iloc[0])
+        if name in bounded:
+            values = np.clip(values, 0.0, 1.0)
+        reduced[name][position] = values
+    counts = np.array([result.cluster_counts[c] for c in clusters], dtype=float)
+    first_day = [int(np.flatnonzero(assignment == c)[0]) for c in clusters]
+    start = pd.DatetimeIndex(
+        np.concatenate([hours[d * HOURS_PER_DAY : (d + 1) * HOURS_PER_DAY] for d in first_day])
+    )
+    # job weight: how many member days of each typical hour lie in the job's window
+    window_days = job_window[:, : n_calendar_days * HOURS_PER_DAY].reshape(
+        job_window.shape[0], n_calendar_days, HOURS_PER_DAY
+    )
+    job_weight = np.concatenate(
+        [window_days[:, assignment == c, :].sum(axis=1) for c in clusters], axis=1
+    ).astype(float)
+    return TimeSteps(
+        series=reduced,
+        start=start,
+        dt_hours=np.ones(len(start)),
+        weight=np.repeat(counts, HOURS_PER_DAY),
+        job_weight=job_weight,
+        typical_day_of=np.array([clusters.index(a) for a in assignment]),
+        calendar_days=hours[::HOURS_PER_DAY][:n_calendar_days],
+    )
+
+
+def _columns(series: dict[str, np.ndarray], hours: pd.DatetimeIndex):
+    """One DataFrame column per (series, position); column -> (series name, index)."""
+    columns: dict[str, tuple[str, tuple]] = {}
+    data = {}
+    for name, values in series.items():
+        for position in np.ndindex(values.shape[:-1]):
+            column = f"{name}{list(position)}"
+            columns[column] = (name, position)
+            data[column] = values[position]
+    frame = pd.DataFrame(data, index=hours.tz_convert("UTC").tz_localize(None))
+    return columns, frame

@@ -1,0 +1,63 @@
+"""Hourly series to model steps: plain steps and tsam typical days."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from geomodel.inputs.timesteps import plain_steps, typical_days
+
+
+def hours(days: int) -> pd.DatetimeIndex:
+    return pd.date_range("2025-01-01", periods=24 * days, freq="h", tz="UTC")
+
+
+def test_plain_steps_average_each_step_and_count_whole_steps_in_a_window():
+    index = hours(1)
+    price = np.arange(24, dtype=float)[None, :]  # one site, 0..23
+    window = np.zeros((1, 24), dtype=bool)
+    window[0, 3:9] = True  # hours 3..8
+    steps = plain_steps({"price": price}, index, 3, window)
+    # steps of 3 hours: means 1, 4, 7, ... ; the window holds steps [3,6) and [6,9) whole
+    assert steps.series["price"][0].tolist() == [1, 4, 7, 10, 13, 16, 19, 22]
+    assert steps.job_weight[0].tolist() == [0, 1, 1, 0, 0, 0, 0, 0]
+    assert steps.dt_hours.tolist() == [3.0] * 8
+    assert list(steps.start) == list(index[::3])
+
+
+@pytest.fixture
+def year_of_days():
+    """60 days: a weekday/weekend demand pattern and a seasonal capacity factor."""
+    index = hours(60)
+    day = np.arange(len(index)) // 24
+    hour = np.arange(len(index)) % 24
+    demand = (100 + 50 * np.sin(2 * np.pi * hour / 24) + 30 * (day % 7 >= 5))[None, :]
+    factor = np.clip(np.sin(np.pi * (hour - 6) / 12), 0, None) * (0.5 + 0.4 * np.cos(day / 9.0))
+    return index, {"demand": demand, "cf": factor[None, None, :]}
+
+
+def test_typical_days_keep_weighted_means_and_count_every_day(year_of_days):
+    index, series = year_of_days
+    window = np.ones((2, len(index)), dtype=bool)
+    window[1, : 24 * 30] = False  # second job only in the last 30 days
+    steps = typical_days(series, index, 6, window, bounded=frozenset({"cf"}))
+    assert len(steps.start) == 6 * 24
+    # each typical hour stands for as many days as its cluster holds: 60 days in all
+    assert steps.weight.reshape(6, 24)[:, 0].sum() == 60
+    assert steps.typical_day_of.shape == (60,)
+    # the demand total over the horizon is kept (tsam rescales unbounded series)
+    full_total = series["demand"].sum()
+    assert (steps.series["demand"] * steps.weight).sum() == pytest.approx(full_total, rel=1e-6)
+    # capacity factors are medoid days: inside [0, 1] and taken from real days
+    assert steps.series["cf"].min() >= 0 and steps.series["cf"].max() <= 1
+    # job weights: the first job counts every day, the second only its 30 days
+    assert steps.job_weight[0].reshape(6, 24)[:, 0].sum() == 60
+    assert steps.job_weight[1].reshape(6, 24)[:, 0].sum() == 30
+
+
+def test_as_many_typical_days_as_days_is_the_plain_series(year_of_days):
+    index, series = year_of_days
+    steps = typical_days(series, index, 60, np.ones((0, len(index)), dtype=bool))
+    np.testing.assert_allclose(steps.series["demand"], series["demand"])
+    assert steps.typical_day_of is None
