@@ -14,7 +14,7 @@ from geomodel.errors import closest_names
 from geomodel.scenario.files import Document
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
-from geomodel.scenario.schema import Scenario, window_bounds
+from geomodel.scenario.schema import InferenceService, Scenario, window_bounds
 
 
 @dataclass
@@ -149,6 +149,19 @@ def _training(c: Checker) -> None:
             c.add((*path, "window"), f"the window does not overlap the horizon starting {horizon_start}")
 
 
+def _workload_names(c: Checker) -> None:
+    """A training job and an inference service may not share a name.
+
+    Results and reports name workloads side by side (chips per site for each
+    job and service), so one name must mean one workload.
+    """
+    for name in sorted(c.scenario.training.keys() & c.scenario.inference.keys()):
+        c.add(
+            ("inference", name),
+            f"{name!r} names both a training job and an inference service; give them different names",
+        )
+
+
 def _inference(c: Checker) -> None:
     services = c.scenario.inference
     for name, service in services.items():
@@ -169,6 +182,7 @@ def _sla(c: Checker) -> None:
         return
     latency_ms = region_site_latency_ms(c.scenario, c.catalog)
     site_names = list(c.scenario.sites)
+    unservable: set[str] = set()
     for row, (region_name, region) in enumerate(c.scenario.regions.items()):
         for service_name in region.demand:
             service = c.scenario.inference.get(service_name)
@@ -180,7 +194,9 @@ def _sla(c: Checker) -> None:
                 if _serves(c.scenario.sites[site_name].systems, service.systems)
             }
             if not candidates:
-                c.add(("inference", service_name), "no site has a system this service may run on")
+                if service_name not in unservable:
+                    c.add(("inference", service_name), "no site has a system this service may run on")
+                    unservable.add(service_name)
                 continue
             nearest = min(candidates, key=candidates.get)
             if candidates[nearest] > service.sla:
@@ -199,40 +215,47 @@ def _serves(installed: dict[str, int], allowed: list[str] | None) -> bool:
 
 
 def _capacity(c: Checker) -> None:
-    """Warn when total inference demand exceeds all chips' capacity in some hour."""
+    """Warn when inference demand exceeds what all chips could serve in some hour.
+
+    Each service's need is a share of the chips it may run on, at its own
+    precision and efficiency; the shares of all services add up per hour.
+    """
     series = c.scenario.origin.demand_series if c.scenario.origin else {}
-    if not series:
-        return
-    hardware = c.catalog.hardware
-    capacity_pflops = 0.0
-    for site in c.scenario.sites.values():
-        for system, count in site.systems.items():
-            if system in hardware:
-                spec = hardware[system]
-                capacity_pflops += (
-                    count
-                    * spec.chips_per_system
-                    * site.availability
-                    * spec.dense_pflops_per_chip("bf16")
-                )
-    need = None
-    for (_, service_name), values in series.items():
+    share = None
+    for (_, service_name), demand in series.items():
         service = c.scenario.inference.get(service_name)
         if service is None:
             continue
-        pflops = values * service.flop_per_token_value / 1e15 / service.efficiency
-        need = pflops if need is None else need.add(pflops, fill_value=0)
-    if need is None:
+        capacity_pflops = _serving_pflops(c, service)
+        if capacity_pflops <= 0:
+            continue  # reported by _sla: no site has a system this service may run on
+        need_pflops = demand * service.flop_per_token_value / 1e15 / service.efficiency
+        part = need_pflops / capacity_pflops
+        share = part if share is None else share.add(part, fill_value=0)
+    if share is None:
         return
-    over = need[need > capacity_pflops]
+    over = share[share > 1]
     if len(over):
         c.add(
             ("regions",),
-            f"inference demand needs up to {need.max():,.0f} PFLOPS but all sites together "
-            f"offer {capacity_pflops:,.0f} PFLOPS; short in {len(over)} hours, first "
-            f"{', '.join(str(t) for t in over.index[:3])}",
+            f"inference demand needs up to {share.max():.0%} of the chips that can serve it "
+            f"(all sites, at each service's precision and efficiency); short in {len(over)} "
+            f"hours, first {', '.join(t.isoformat() for t in over.index[:3])}",
             warning=True,
         )
+
+
+def _serving_pflops(c: Checker, service: InferenceService) -> float:
+    """Peak PFLOPS of every usable chip the service may run on, at its precision."""
+    total = 0.0
+    for site in c.scenario.sites.values():
+        for system, count in site.systems.items():
+            spec = c.catalog.hardware.get(system)
+            if spec is None or (service.systems is not None and system not in service.systems):
+                continue
+            chips = count * spec.chips_per_system * site.availability
+            total += chips * spec.dense_pflops_per_chip(service.precision)
+    return total
 
 
 def _plugins(c: Checker) -> None:
@@ -248,6 +271,7 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     _sites,
     _links,
     _training,
+    _workload_names,
     _inference,
     _sla,
     _capacity,

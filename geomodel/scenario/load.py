@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -61,7 +61,7 @@ def load_scenario(
     """
     path = FilePath(path)
     document = read_document(path)
-    return _resolve(document, path, path.resolve().parent, variants, overrides, catalog)
+    return _resolve(document, str(path), path, path.resolve().parent, variants, overrides, catalog)
 
 
 def load_scenario_text(
@@ -75,26 +75,25 @@ def load_scenario_text(
     """Like :func:`load_scenario` for YAML text (an upload); files resolve inside ``folder``."""
     document = parse_text(text, label)
     if "import" in document.data:
-        raise ScenarioError([Problem("import", "imports are not allowed in text input")], label)
-    return _resolve(document, None, FilePath(folder).resolve(), variants, overrides, catalog)
+        where = document.positions.get(("import",))
+        raise ScenarioError([Problem("import", "imports are not allowed in text input", where)], label)
+    return _resolve(document, label, None, FilePath(folder).resolve(), variants, overrides, catalog)
 
 
 def _resolve(
     document: Document,
+    label: str,
     path: FilePath | None,
     folder: FilePath,
     variants: Iterable[str],
     overrides: Mapping[str, Any] | Iterable[str] | None,
     catalog: Catalog | None,
 ) -> Scenario:
-    label = str(path) if path else "<text>"
     variants = tuple(variants)
     override_map = parse_overrides(overrides)
+    base = document
     document = _apply_variants(document, variants, label)
-    for dotted_path, value in override_map.items():
-        keys = tuple(dotted_path.split("."))
-        patch = Document(nest(dotted_path, value), {keys: Position(f"--set {dotted_path}")})
-        document = merge_documents(document, patch)
+    document = _apply_overrides(document, override_map)
     try:
         scenario = Scenario.model_validate(document.data)
     except ValidationError as error:
@@ -104,6 +103,7 @@ def _resolve(
     scenario._origin = origin
     problems = _resolve_series(scenario, origin)
     problems += check_scenario(scenario, catalog, document)
+    problems += _check_other_variants(base, variants, override_map, catalog)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise ScenarioError(problems, label)
@@ -113,21 +113,71 @@ def _resolve(
     return scenario
 
 
+def _apply_overrides(document: Document, overrides: dict[str, Any]) -> Document:
+    for dotted_path, value in overrides.items():
+        keys = tuple(dotted_path.split("."))
+        where = Position(f"--set {dotted_path}")
+        positions = {keys[:end]: where for end in range(1, len(keys) + 1)}
+        document = merge_documents(document, Document(nest(dotted_path, value), positions))
+    return document
+
+
+def _check_other_variants(
+    base: Document, applied: tuple[str, ...], overrides: dict[str, Any], catalog: Catalog
+) -> list[Problem]:
+    """Warnings for each variant not applied that would fail if it were applied alone.
+
+    A typo in a variant should not wait for the day someone picks it; but a
+    variant meant to stack on another may fail alone, so these are warnings.
+    """
+    defined = base.data.get(VARIANTS_KEY)
+    if not isinstance(defined, dict):
+        return []
+    warnings: list[Problem] = []
+    for name in defined:
+        if name in applied:
+            continue
+        try:
+            document = _apply_overrides(_apply_variants(base, (name,), ""), overrides)
+            scenario = Scenario.model_validate(document.data)
+            found = check_scenario(scenario, catalog, document)
+        except ValidationError as error:
+            found = problems_from_validation(error, Scenario, document)
+        except ScenarioError as error:
+            found = error.problems
+        warnings += [
+            replace(p, message=f"with variant {name!r}: {p.message}", severity="warning")
+            for p in found
+            if p.severity == "error"
+        ]
+    return warnings
+
+
 def parse_overrides(overrides: Mapping[str, Any] | Iterable[str] | None) -> dict[str, Any]:
-    """``["a.b=1", "c=x"]`` or a mapping -> ``{"a.b": 1, "c": "x"}`` (values read as YAML)."""
+    """``["a.b=1", "c=x"]`` or a mapping -> ``{"a.b": 1, "c": "x"}`` (values read as YAML).
+
+    Every malformed item is reported at once, each named as it was given.
+    """
     if overrides is None:
         return {}
     if isinstance(overrides, Mapping):
         return dict(overrides)
     parsed: dict[str, Any] = {}
+    problems: list[Problem] = []
     for item in overrides:
         key, sep, text = item.partition("=")
-        if not sep or not key.strip():
-            raise ScenarioError(
-                [Problem("--set", "expected path.to.field=value", value=item)], "command line"
-            )
-        value_doc = parse_text(f"value: {text}" if text.strip() else "value: null", "--set")
+        where = Position(f"--set {item}")
+        if not sep or not key.strip() or "" in key.strip().split("."):
+            problems.append(Problem("", "expected path.to.field=value", where))
+            continue
+        try:
+            value_doc = parse_text(f"value: {text}" if text.strip() else "value: null", where.file)
+        except ScenarioError as error:
+            problems += [replace(p, path=key.strip(), position=where) for p in error.problems]
+            continue
         parsed[key.strip()] = value_doc.data["value"]
+    if problems:
+        raise ScenarioError(problems, "command line")
     return parsed
 
 
@@ -138,8 +188,12 @@ def _apply_variants(document: Document, names: tuple[str, ...], label: str) -> D
     unknown = [n for n in names if n not in defined]
     if unknown:
         known = ", ".join(defined) or "none defined"
+        where = document.position((VARIANTS_KEY,))
         raise ScenarioError(
-            [Problem(VARIANTS_KEY, f"unknown variant {n!r}; known variants: {known}") for n in unknown],
+            [
+                Problem(VARIANTS_KEY, f"unknown variant {n!r}; known variants: {known}", where)
+                for n in unknown
+            ],
             label,
         )
     for name in names:

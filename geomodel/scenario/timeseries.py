@@ -1,8 +1,9 @@
 """Hourly series a scenario refers to: demand shapes and CSV files, checked.
 
-A CSV has a ``time`` column of ISO timestamps with a UTC offset and one column
-per series; rows outside the horizon are ignored, every hour inside it must be
-there exactly once.
+A CSV has a header line, a ``time`` column of ISO timestamps with a UTC offset
+and one column per series; rows outside the horizon are ignored, every hour
+inside it must be there exactly once, on the hour. Problems name the CSV's
+file and line (the header is line 1).
 """
 
 from __future__ import annotations
@@ -46,47 +47,59 @@ def read_csv_series(
     ``fraction`` marks capacity factors, which must lie in [0, 1].
     """
     try:
-        frame = pd.read_csv(path, dtype={TIME_COLUMN: str})
+        frame = pd.read_csv(path, dtype={TIME_COLUMN: str}, skip_blank_lines=False)
     except FileNotFoundError:
-        raise SeriesError(f"file {path.name!r} does not exist") from None
+        raise SeriesError(f"file {path.name} does not exist") from None
     except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
-        raise SeriesError(f"cannot read {path.name!r}: {error}") from None
+        raise SeriesError(f"cannot read {path.name} as CSV: {str(error).strip()}") from None
     for required in (TIME_COLUMN, column):
         if required not in frame.columns:
             raise SeriesError(
-                f"{path.name!r} has no column {required!r} (columns: {', '.join(frame.columns)})"
+                f"{path.name} has no column {required!r} (columns: {', '.join(map(str, frame.columns))})"
             )
     times = _parse_times(frame[TIME_COLUMN], path)
     values = pd.to_numeric(frame[column], errors="coerce")
-    series = pd.Series(values.to_numpy(), index=times)
+    series = pd.Series(values.to_numpy(dtype=float), index=times)
     _check_order(series.index, path)
     start, end = index[0], index[-1]
     inside = series[(series.index >= start) & (series.index <= end)]
+    off_hour = inside.index.difference(index)
+    if len(off_hour):
+        raise SeriesError(
+            f"{path.name} has rows between whole hours, first {_first(off_hour)}; "
+            "series must be hourly, one row per hour"
+        )
     missing = index.difference(inside.index)
     if len(missing):
         got = f"{series.index[0]} to {series.index[-1]}" if len(series) else "no rows"
         raise SeriesError(
-            f"{path.name!r} does not cover the horizon: expected every hour from {start} "
+            f"{path.name} does not cover the horizon: expected every hour from {start} "
             f"to {end}, got {got}; first missing hours {_first(missing)}"
         )
     inside = inside.reindex(index)
-    gaps = inside.index[inside.isna()]
+    gaps = inside.index[~np.isfinite(inside.to_numpy())]
     if len(gaps):
         raise SeriesError(
-            f"column {column!r} of {path.name!r} has empty or non-numeric values at {_first(gaps)}"
+            f"column {column!r} of {path.name} has empty, non-numeric or infinite values "
+            f"at {_first(gaps)}"
         )
     if (inside < 0).any():
         raise SeriesError(
-            f"column {column!r} of {path.name!r} has negative values, first at "
+            f"column {column!r} of {path.name} has negative values, first at "
             f"{_first(inside.index[inside < 0])}"
         )
     if fraction and (inside > 1).any():
         hint = " (looks like percent: divide by 100)" if inside.max() <= 100 else ""
         raise SeriesError(
-            f"capacity factors in {column!r} of {path.name!r} must lie in [0, 1], "
+            f"capacity factors in {column!r} of {path.name} must lie in [0, 1], "
             f"max is {inside.max():g}{hint}"
         )
     return inside.astype(float)
+
+
+def _line(row: int) -> int:
+    """The CSV file line of data row ``row`` (0-based; the header is line 1)."""
+    return row + 2
 
 
 def _parse_times(text: pd.Series, path: FilePath) -> pd.DatetimeIndex:
@@ -95,27 +108,32 @@ def _parse_times(text: pd.Series, path: FilePath) -> pd.DatetimeIndex:
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
         raise SeriesError(
-            f"unreadable date {text.iloc[row]!r} in {path.name!r} at data row {row + 1}; "
-            "use ISO 8601 with a UTC offset, e.g. 2025-01-01T00:00:00+00:00"
+            f"{path.name}:{_line(row)}: unreadable date {text.iloc[row]!r}; use ISO 8601 "
+            "with a UTC offset, e.g. 2025-01-01T00:00:00+00:00"
         )
     has_offset = text.str.contains(r"(?:Z|[+-]\d\d:?\d\d)$", regex=True)
     if not has_offset.all():
         row = int(np.flatnonzero(~has_offset.to_numpy())[0])
         raise SeriesError(
-            f"timestamp {text.iloc[row]!r} in {path.name!r} (data row {row + 1}) has no UTC "
-            "offset; write it as e.g. 2025-01-01T00:00:00+00:00 so the time zone is certain"
+            f"{path.name}:{_line(row)}: timestamp {text.iloc[row]!r} has no UTC offset; "
+            "write it as e.g. 2025-01-01T00:00:00+00:00 so the time zone is certain"
         )
     return pd.DatetimeIndex(parsed)
 
 
 def _check_order(index: pd.DatetimeIndex, path: FilePath) -> None:
-    duplicated = index[index.duplicated()]
+    duplicated = np.flatnonzero(index.duplicated())
     if len(duplicated):
-        raise SeriesError(f"duplicate timestamps in {path.name!r}: {_first(duplicated)}")
-    if not index.is_monotonic_increasing:
-        position = int(np.flatnonzero(np.diff(index.asi8) < 0)[0]) + 1
+        row = int(duplicated[0])
+        first = int(np.flatnonzero(index == index[row])[0])
         raise SeriesError(
-            f"timestamps in {path.name!r} go backwards at data row {position + 1} ({index[position]})"
+            f"{path.name}:{_line(row)}: duplicate timestamp {index[row]} (also on line {_line(first)})"
+        )
+    if not index.is_monotonic_increasing:
+        row = int(np.flatnonzero(np.diff(index.asi8) < 0)[0]) + 1
+        raise SeriesError(
+            f"{path.name}:{_line(row)}: timestamps go backwards ({index[row]} after "
+            f"{index[row - 1]}); sort the rows by time"
         )
 
 
