@@ -8,6 +8,7 @@ versions used. The model never sees YAML or plugins, only this Dataset.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -89,42 +90,54 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     )
     data.update(_systems(systems, catalog))
     data.update(_demand(scenario, services, regions, hours, to_steps))
-    if regions:
-        data["latency_ms"] = variable(
-            ("region", "site"),
-            region_site_latency_ms(scenario, catalog),
-            "ms",
-            "round-trip network latency from region to site",
-        )
+    data["latency_ms"] = variable(
+        ("region", "site"),
+        region_site_latency_ms(scenario, catalog),
+        "ms",
+        "round-trip network latency from region to site",
+    )
     data.update(_services(scenario, services, systems, catalog))
     data.update(_jobs(scenario, jobs, sites, systems, steps, catalog))
     data.update(_links(links))
     coords = {
         "time": (
             "time",
-            steps.tz_convert("UTC").tz_localize(None),
+            steps.tz_convert("UTC").tz_localize(None).as_unit("ns"),
             {"description": "start of each time step (UTC)"},
         ),
-        "site": ("site", sites),
-        "system": ("system", systems),
-        "region": ("region", regions),
-        "service": ("service", services),
-        "job": ("job", jobs),
-        "source": ("source", power.sources),
-        "link": ("link", [link.name for link in links]),
-        "source_kind": ("source", power.source_kind),
-        "site_lat": ("site", [s.lat for s in scenario.sites.values()]),
-        "site_lon": ("site", [s.lon for s in scenario.sites.values()]),
-        "jurisdiction": ("site", [s.jurisdiction for s in scenario.sites.values()]),
-        "region_lat": ("region", [r.lat for r in scenario.regions.values()]),
-        "region_lon": ("region", [r.lon for r in scenario.regions.values()]),
-        "link_site_a": ("link", [link.site_a for link in links]),
-        "link_site_b": ("link", [link.site_b for link in links]),
-        "link_technology": ("link", [link.technology.name for link in links]),
+        "site": ("site", _names(sites)),
+        "system": ("system", _names(systems)),
+        "region": ("region", _names(regions)),
+        "service": ("service", _names(services)),
+        "job": ("job", _names(jobs)),
+        "source": ("source", _names(power.sources)),
+        "link": ("link", _names(link.name for link in links)),
+        "source_kind": ("source", _names(power.source_kind)),
+        "site_lat": ("site", _degrees(s.lat for s in scenario.sites.values()), _DEGREES_NORTH),
+        "site_lon": ("site", _degrees(s.lon for s in scenario.sites.values()), _DEGREES_EAST),
+        "jurisdiction": ("site", _names(s.jurisdiction for s in scenario.sites.values())),
+        "region_lat": ("region", _degrees(r.lat for r in scenario.regions.values()), _DEGREES_NORTH),
+        "region_lon": ("region", _degrees(r.lon for r in scenario.regions.values()), _DEGREES_EAST),
+        "link_site_a": ("link", _names(link.site_a for link in links)),
+        "link_site_b": ("link", _names(link.site_b for link in links)),
+        "link_technology": ("link", _names(link.technology.name for link in links)),
     }
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, steps))
     return dataset
+
+
+_DEGREES_NORTH = {"units": "degrees_north", "description": "latitude (WGS84)"}
+_DEGREES_EAST = {"units": "degrees_east", "description": "longitude (WGS84)"}
+
+
+def _names(values: Iterable[str]) -> np.ndarray:
+    """Labels as a string array, also when there are none (NetCDF needs the type)."""
+    return np.array(list(values), dtype=str)
+
+
+def _degrees(values: Iterable[float]) -> np.ndarray:
+    return np.array(list(values), dtype=float)
 
 
 def _time(steps: pd.DatetimeIndex, scenario: Scenario) -> dict[str, xr.Variable]:
@@ -278,9 +291,9 @@ def _jobs(scenario, jobs, sites, systems, steps, catalog) -> dict[str, xr.Variab
             "fraction of time doing useful work after failures and checkpoints",
         ),
         "max_chips": variable("job", max_chips, "chips", "most chips at any step"),
-        "tp": variable("job", [job.tp for job in specs], "1", "tensor-parallel degree"),
-        "ep": variable("job", [job.ep for job in specs], "1", "expert-parallel degree"),
-        "pp": variable("job", [job.pp for job in specs], "1", "pipeline-parallel degree"),
+        "tp": variable("job", _counts(job.tp for job in specs), "1", "tensor-parallel degree"),
+        "ep": variable("job", _counts(job.ep for job in specs), "1", "expert-parallel degree"),
+        "pp": variable("job", _counts(job.pp for job in specs), "1", "pipeline-parallel degree"),
         "job_site_allowed": variable(
             ("job", "site"), site_allowed, "1", "job may run at the site (data residency)"
         ),
@@ -298,6 +311,10 @@ def _jobs(scenario, jobs, sites, systems, steps, catalog) -> dict[str, xr.Variab
             "job", budget, "ms", "most one-way latency a pipeline stage may cross (NaN: none)"
         ),
     }
+
+
+def _counts(values: Iterable[int]) -> np.ndarray:
+    return np.array(list(values), dtype=np.int64)
 
 
 def _links(links) -> dict[str, xr.Variable]:
@@ -334,6 +351,7 @@ def _attributes(scenario: Scenario, catalog: Catalog, steps: pd.DatetimeIndex) -
         "latency_weight_usd_per_ms_per_mtoken": objective.latency_weight,
         "unserved_penalty_usd_per_mtoken": objective.unserved_penalty,
         "solver_options": scenario.solver.model_dump_json(),
+        "extensions_json": json.dumps(scenario.extensions, sort_keys=True, default=str),
         "geomodel_version": __version__,
         "plugin_versions": json.dumps(catalog.versions(), sort_keys=True),
     }
