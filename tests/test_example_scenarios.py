@@ -55,16 +55,8 @@ def _variants(path: Path) -> list[str]:
 
 #: Known defects of example files, as "stem:variant" -> reason. Strict: a fixed
 #: file turns its XFAIL into a failure, so the entry must then be removed.
-QUICKSTART_TIGHT_SLA = (
-    "quickstart.yaml variant tight_sla asks 12 ms, but Chicago's nearest site "
-    "(council_bluffs) is 12.1 ms away: the variant fails alone and warns on every load"
-)
-KNOWN_LOAD_DEFECTS = {
-    "quickstart:base": QUICKSTART_TIGHT_SLA,
-    "quickstart:carbon_price_100": QUICKSTART_TIGHT_SLA,
-    "quickstart:tight_sla": QUICKSTART_TIGHT_SLA,
-}
-KNOWN_FLEET_DEFECTS = {"quickstart:tight_sla": QUICKSTART_TIGHT_SLA}
+KNOWN_LOAD_DEFECTS: dict[str, str] = {}
+KNOWN_FLEET_DEFECTS: dict[str, str] = {}
 
 
 def _cases(known: dict[str, str]) -> list:
