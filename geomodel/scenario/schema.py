@@ -305,6 +305,13 @@ class Demand(Section):
         json_schema_extra={"unit": "1"},
     )
 
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        """The JSON Schema allows the shorthand too: a number or a quantity string."""
+        schema = handler.resolve_ref_schema(handler(core_schema))
+        shorthand = [{"type": "number", "minimum": 0}, {"type": "string"}]
+        return {"anyOf": [dict(schema), *shorthand], "description": schema.get("description", "")}
+
     @model_validator(mode="before")
     @classmethod
     def _bare_number_is_constant(cls, value: Any) -> Any:

@@ -93,9 +93,21 @@ def Quantity(unit: str, **constraints: Any) -> Any:  # noqa: N802 - reads like a
         Field(**constraints, json_schema_extra={"unit": unit}),
         WithJsonSchema(
             {
-                "anyOf": [{"type": "number"}, {"type": "string"}],
+                "anyOf": [_number_schema(constraints), {"type": "string"}],
                 "description": f"number in {unit}, or a string with units",
                 "unit": unit,
             }
         ),
     ]
+
+
+_JSON_BOUNDS = {"gt": "exclusiveMinimum", "ge": "minimum", "lt": "exclusiveMaximum", "le": "maximum"}
+
+
+def _number_schema(constraints: dict[str, Any]) -> dict[str, Any]:
+    """JSON Schema of the bare-number form, with the field's bounds (in its unit)."""
+    schema: dict[str, Any] = {"type": "number"}
+    for key, bound in _JSON_BOUNDS.items():
+        if key in constraints:
+            schema[bound] = constraints[key]
+    return schema
