@@ -316,6 +316,20 @@ def test_a_plugin_that_fails_to_import_is_reported_with_its_distribution(install
     assert raised.distribution == FIXTURE_DIST
 
 
+def test_an_invalid_entry_of_an_installed_plugin_names_plugin_distribution_and_field(installed):
+    write_distribution(
+        installed, "geomodel-fixture-invalid", "0.1", {"invalid": "plugin_fixtures.invalid_entries"}
+    )
+    catalog = build_catalog(load_plugins())
+    (slow,) = [f for f in catalog.failures if "fixture_slow_link" in f.reason]
+    assert str(slow) == (
+        "plugin 'invalid' (distribution geomodel-fixture-invalid) register_link_technologies: "
+        "entry 0 ('fixture_slow_link') is invalid: latency_us_per_km: "
+        "Input should be less than or equal to 6 (got 10.0)"
+    )
+    assert "fixture_valid_among_invalid" in catalog.hardware
+
+
 def test_strict_mode_fails_on_a_plugin_that_cannot_be_imported(installed, monkeypatch):
     monkeypatch.setenv(STRICT_ENV, "1")
     with pytest.raises(PluginError, match=rf"plugin 'broken' \(distribution {FIXTURE_DIST}\) load: "):
