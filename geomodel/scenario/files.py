@@ -34,6 +34,13 @@ class Document:
     data: dict[str, Any]
     positions: dict[Path, Position] = field(default_factory=dict)
     files: list[FilePath] = field(default_factory=list)
+    #: the folder of each file read, by the name positions use for it
+    folders: dict[str, FilePath] = field(default_factory=dict)
+
+    def folder_of(self, path: Path, default: FilePath) -> FilePath:
+        """The folder of the file that set ``path`` (relative paths there resolve from it)."""
+        where = self.position(path)
+        return self.folders.get(where.file, default) if where else default
 
     def position(self, path: Path) -> Position | None:
         """The position of ``path`` or of its nearest ancestor that has one."""
@@ -104,6 +111,7 @@ def _read(
         )
     document = _document(_parse(text, label), label)
     document.files.append(path)
+    document.folders[label] = path.parent
     imports = document.data.pop(IMPORT_KEY, [])
     if isinstance(imports, str):
         imports = [imports]
@@ -161,7 +169,9 @@ def resolve_inside(
 def merge_documents(base: Document, top: Document) -> Document:
     """``top`` deep-merged over ``base``; positions of ``top`` win where it sets a value."""
     positions = {**base.positions, **top.positions}
-    return Document(deep_merge(base.data, top.data), positions, [*base.files, *top.files])
+    files = [*base.files, *top.files]
+    folders = {**base.folders, **top.folders}
+    return Document(deep_merge(base.data, top.data), positions, files, folders)
 
 
 def _parse(text: str, label: str) -> CommentedMap:

@@ -103,10 +103,9 @@ def _resolve(
     scenario._origin = origin
     problems = _resolve_series(scenario, origin)
     problems += check_scenario(scenario, catalog, document)
-    problems += _check_other_variants(base, variants, override_map, catalog)
-    errors = [p for p in problems if p.severity == "error"]
-    if errors:
+    if any(p.severity == "error" for p in problems):
         raise ScenarioError(problems, label)
+    problems += _check_other_variants(base, variants, override_map, catalog)
     origin.warnings = problems
     origin.plugin_versions = catalog.versions()
     origin.scenario_hash = scenario_hash(scenario)
@@ -228,8 +227,9 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
 
     def read(where: tuple, csv: str, column: str, fraction: bool) -> pd.Series | None:
         try:
+            base = document.folder_of(where, origin.folder)
             target = resolve_inside(
-                origin.folder, csv, origin.folder, ".".join(map(str, where)), document.position(where)
+                base, csv, origin.folder, ".".join(map(str, where)), document.position(where)
             )
             series = read_csv_series(target, column, index, fraction=fraction)
         except ScenarioError as error:

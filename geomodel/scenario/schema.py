@@ -293,7 +293,7 @@ class Demand(Section):
     )
     csv: str | None = Field(
         default=None,
-        description="CSV of hourly demand in tokens/s, relative to the scenario file",
+        description="CSV of hourly demand in tokens/s, relative to the file naming it",
         examples=["demand/us.csv"],
     )
     column: str | None = Field(default=None, description="column of the CSV", examples=["new_york"])

@@ -218,3 +218,9 @@ def test_the_python_api_takes_set_strings_or_a_mapping(tmp_path, catalog):
     as_mapping = load_scenario(path, overrides={"objective.carbon_price": 9}, catalog=catalog)
     assert as_strings.objective.carbon_price == as_mapping.objective.carbon_price == 9.0
     assert as_strings.origin.scenario_hash == as_mapping.origin.scenario_hash
+
+
+def test_variant_warnings_wait_until_the_base_is_valid(tmp_path, catalog):
+    text = BASE.replace("{hgx_h100_8: 100}", "{hgx_h10: 100}") + VARIANTS
+    found = problems(tmp_path, text, catalog)
+    assert [p.severity for p in found] == ["error"]  # no copy per variant as warnings

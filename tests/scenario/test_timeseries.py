@@ -235,3 +235,13 @@ def test_every_bad_series_of_a_file_is_reported_at_once(tmp_path, catalog):
         "sites.fra.power_sources.solar_pv.profile_csv",
         "regions.paris.demand.chat.csv",
     ]
+
+
+def test_a_csv_named_in_an_imported_file_is_relative_to_that_file(tmp_path, catalog):
+    write(tmp_path, "parts/demand.csv", hourly_csv([7.0] * 24))
+    demand = "regions:\n  paris:\n    demand:\n      chat: {csv: demand.csv, column: value}\n"
+    write(tmp_path, "parts/regions.yaml", demand)
+    text = "import: parts/regions.yaml\n" + BASE.replace("    demand:\n      chat: 1e6 token/s\n", "")
+    scenario = load(tmp_path, text, catalog)
+    assert scenario.origin.demand_series[("paris", "chat")].tolist() == [7.0] * 24
+    assert scenario.origin.referenced_files == [tmp_path / "parts" / "demand.csv"]
