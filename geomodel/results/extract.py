@@ -36,7 +36,7 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
     unserved = _values(model.unserved, sets.unserved)
     gen = _values(model.gen, sets.gen)
     grid = _values(model.grid, sets.grid)
-    flow = _values(model.flow, sets.flow)
+    flow = _required_traffic(model)
     training_chips = _scatter((n["job"], n["site"], n["system"], n["time"]), sets.train, train)
     inference_chips = _scatter((n["service"], n["site"], n["system"], n["time"]), sets.infer, infer)
     served = _scatter((n["service"], n["region"], n["site"], n["time"]), sets.serve, serve)
@@ -160,6 +160,33 @@ def _extension_variables(model: pyo.ConcreteModel, results: xr.Dataset) -> None:
             values = _scatter((n_sites, n_time), keys, _values(component, keys))
             description = component.doc or f"{name} (added by plugin {prefix!r})"
             results[name] = variable(("site", "time"), values, units, description)
+
+
+def _required_traffic(model: pyo.ConcreteModel) -> np.ndarray:
+    """Gradient traffic each (job, link, step) needs: ``dp_traffic x (span_a + span_b - 1)``.
+
+    The ``flow`` variables carry no cost, so the solver may report any value up to
+    the link capacity; the results show what the gradient exchange needs instead.
+    """
+    inputs, sets = model.inputs, model.sets
+    traffic = inputs["dp_traffic_gbit_s"].values
+    site_a = [sets.sites.index(str(a)) for a in inputs["link_site_a"].values]
+    site_b = [sets.sites.index(str(b)) for b in inputs["link_site_b"].values]
+    return np.array(
+        [
+            max(
+                0.0,
+                traffic[j]
+                * (
+                    (model.span[j, site_a[link], t].value or 0.0)
+                    + (model.span[j, site_b[link], t].value or 0.0)
+                    - 1.0
+                ),
+            )
+            for j, link, t in sets.flow
+        ],
+        dtype=float,
+    )
 
 
 def _expression_grid(expression, n_sites: int, n_time: int) -> np.ndarray:
