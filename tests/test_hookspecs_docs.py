@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import re
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -150,6 +151,15 @@ def test_every_hook_in_the_guide_exists():
 def test_the_guide_explains_every_entry_field(entry_class):
     missing = [field for field in entry_class.model_fields if f"`{field}`" not in GUIDE]
     assert not missing, f"docs/plugins.md does not explain {entry_class.__name__} fields {missing}"
+
+
+def test_the_guide_names_every_built_in_plugin():
+    """The built-ins register through the public entry-point group, and the guide says so."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    builtins = list(pyproject["project"]["entry-points"][hookspecs.PROJECT_NAME])
+    assert builtins
+    missing = [name for name in builtins if f"`{name}`" not in GUIDE]
+    assert not missing, f"docs/plugins.md does not name the built-in plugins {missing}"
 
 
 def test_the_guide_names_the_switches_and_versions_the_code_uses():
