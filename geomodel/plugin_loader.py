@@ -11,6 +11,7 @@ by entry-point or distribution name.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
@@ -18,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 import pluggy
+from pydantic import ValidationError
 
 from geomodel import hookspecs
 from geomodel.errors import PluginError
@@ -83,12 +85,12 @@ class PluginHost:
         An implementation that raises is recorded as a failure and skipped.
         """
         caller = getattr(self.manager.hook, hook_name)
-        for impl in reversed(caller.get_hookimpls()):  # pluggy keeps LIFO order
+        for impl in caller.get_hookimpls():  # registration order; pluggy only *calls* LIFO
             arguments = {name: kwargs[name] for name in impl.argnames}
             try:
                 result = impl.function(**arguments)
             except Exception as error:  # a plugin's fault must not stop the others
-                self.fail(impl.plugin_name, hook_name, f"{type(error).__name__}: {error}")
+                self.fail(impl.plugin_name, hook_name, f"{type(error).__name__}: {one_line(error)}")
                 continue
             yield self.plugins[impl.plugin_name], result
 
@@ -101,8 +103,24 @@ def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def normalise_name(name: str) -> str:
+    """PEP 503 form of a distribution or plugin name: lower case, runs of -_. as one -."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def _disabled_names() -> set[str]:
-    return {n.strip() for n in os.environ.get(DISABLE_ENV, "").split(",") if n.strip()}
+    names = os.environ.get(DISABLE_ENV, "").split(",")
+    return {normalise_name(n.strip()) for n in names if n.strip()}
+
+
+def one_line(error: Exception) -> str:
+    """An exception as one line; a pydantic ValidationError as 'field: message (got value)'."""
+    if isinstance(error, ValidationError):
+        return "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'entry'}: {e['msg']} (got {e.get('input')!r})"
+            for e in error.errors()
+        )
+    return " ".join(str(error).split())
 
 
 def load_plugins(
@@ -125,11 +143,12 @@ def load_plugins(
         for entry_point in sorted(
             entry_points(group=hookspecs.PROJECT_NAME), key=lambda ep: (_dist_name(ep), ep.name)
         ):
-            if entry_point.name in disabled or _dist_name(entry_point) in disabled:
+            names = {normalise_name(entry_point.name), normalise_name(_dist_name(entry_point))}
+            if names & disabled:
                 continue
             _load_entry_point(host, entry_point)
     for name, plugin in extra_plugins:
-        if name not in disabled:
+        if normalise_name(name) not in disabled:
             _register(host, name, plugin, "local", "0", _module_name(plugin))
     return host
 
@@ -183,7 +202,11 @@ def _register(
     except Exception as error:  # pluggy rejects bad hook signatures
         host.fail(name, "load", f"{type(error).__name__}: {error}", distribution)
         return
-    unknown = [c.name for c in host.manager.get_hookcallers(plugin) or [] if not c.has_spec()]
+    unknown = [
+        c.name
+        for c in host.manager.get_hookcallers(plugin) or []
+        if not c.has_spec() and any(not i.optionalhook for i in c.get_hookimpls() if i.plugin is plugin)
+    ]
     if unknown:
         host.manager.unregister(plugin)
         host.fail(name, "load", f"implements unknown hooks {sorted(unknown)}", distribution)

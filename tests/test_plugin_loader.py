@@ -77,12 +77,6 @@ def test_importing_geomodel_loads_no_plugin():
     assert done.stdout.strip() == "[]"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="PluginHost.call_each iterates reversed(get_hookimpls()), but pluggy's "
-    "get_hookimpls() is already in registration order (only calls run LIFO), so hooks "
-    "run in reverse load order",
-)
 def test_call_each_follows_load_order():
     host = load("dict_entries", "good_catalog")
     order = [plugin.name for plugin, _ in host.call_each("register_hardware_systems")]
@@ -163,11 +157,6 @@ def test_a_raising_hook_does_not_hide_the_plugins_other_hooks():
     assert catalog.contributions("raising_hook")["link technologies"] == ["fixture_raising_plugin_link"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="call_each formats a ValidationError raised inside a hook with str(), which is "
-    "several lines plus a pydantic URL; it should use registry._one_line like _validated",
-)
 def test_an_invalid_entry_built_inside_a_hook_is_reported_on_one_line():
     catalog = build_catalog(load("invalid_in_constructor"))
     (failure,) = catalog.failures
@@ -237,12 +226,6 @@ def test_a_hookimpl_asking_for_an_argument_the_spec_lacks_is_refused():
     assert "bad_signature" not in host.plugins
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_register refuses every hook without a spec, even one marked "
-    "@hookimpl(optionalhook=True), so a plugin written for a later API minor version "
-    "cannot stay loadable on an earlier one as pluggy intends",
-)
 def test_an_optional_hookimpl_for_a_hook_this_version_lacks_is_allowed():
     catalog = build_catalog(load("optional_future_hook"))
     assert catalog.failures == []
@@ -350,11 +333,6 @@ def test_plugins_are_disabled_by_distribution_name(installed, monkeypatch):
     assert [f for f in host.failures if f.distribution == FIXTURE_DIST] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GEOMODEL_DISABLE_PLUGINS compares distribution names verbatim; "
-    "'geomodel_fixture_plugins' should block 'geomodel-fixture-plugins' (PEP 503 names)",
-)
 def test_distribution_names_are_matched_as_normalised_names(installed, monkeypatch):
     monkeypatch.setenv(DISABLE_ENV, f"{os.environ[DISABLE_ENV]},Geomodel_Fixture.Plugins")
     assert ours(load_plugins().plugins) == {}

@@ -33,7 +33,9 @@ PROFILE_COLUMNS: dict[str, str] = {
 class CatalogEntry(BaseModel):
     """Fields every catalogue entry has: a unique name and where its figures come from."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", arbitrary_types_allowed=True, allow_inf_nan=False
+    )
 
     name: EntryName = Field(description="unique catalogue name, lower case")
     source: str = Field(min_length=1, description="where the figures come from")
@@ -101,7 +103,10 @@ class HardwareSystem(CatalogEntry):
 class LinkTechnology(CatalogEntry):
     """How a data-centre interconnect route is built: fibre kind plus coherent optics."""
 
-    fibre_kind: Literal["standard_smf", "hollow_core"]
+    fibre_kind: str = Field(
+        pattern=r"^[a-z][a-z0-9_]*$",
+        description="standard_smf, hollow_core, or another kind a plugin names (ultra_low_loss_smf)",
+    )
     optics: str
     latency_us_per_km: float = Field(ge=3.0, le=6.0, description="one-way propagation")
     capacity_gbit_s_per_fibre_pair: float = Field(gt=0, le=1_000_000)
@@ -147,7 +152,8 @@ class PowerSource(CatalogEntry):
         default="", max_length=200, description="what the price is, e.g. industrial retail 2023"
     )
     capacity_factor: float = Field(
-        gt=0, le=1,
+        gt=0,
+        le=1,
         description="nominal annual mean of the profile; sources whose resource depends on "
         "the site (solar, wind) scale their profile to the site and document how",
     )
@@ -203,6 +209,10 @@ def check_profile(frame: pd.DataFrame, time_index: pd.DatetimeIndex, name: str) 
     if values.isna().any().any():
         first = values[values.isna().any(axis=1)].index[0]
         raise ValueError(f"power source {name!r}: profile has gaps, first at {first}")
+    infinite = np.isinf(values.to_numpy(dtype=float)).any(axis=1)
+    if infinite.any():
+        first = values.index[infinite][0]
+        raise ValueError(f"power source {name!r}: profile has infinite values, first at {first}")
     cf = values["capacity_factor"]
     if (cf < 0).any() or (cf > 1).any():
         raise ValueError(f"power source {name!r}: capacity factor outside [0, 1]")

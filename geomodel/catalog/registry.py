@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from geomodel.catalog.entries import CatalogEntry, HardwareSystem, LinkTechnology, PowerSource
 from geomodel.errors import UnknownNameError
-from geomodel.plugin_loader import PluginFailure, PluginHost, PluginInfo, load_plugins
+from geomodel.plugin_loader import PluginFailure, PluginHost, PluginInfo, load_plugins, one_line
 
 Entry = TypeVar("Entry", bound=CatalogEntry)
 
@@ -54,8 +54,9 @@ class Catalog:
     def contributions(self, plugin_name: str) -> dict[str, list[str]]:
         """What one plugin contributes: kind -> sorted entry names."""
         return {
-            kind: sorted(name for (k, name), p in self.provider.items()
-                         if k == kind and p == plugin_name)
+            kind: sorted(
+                name for (k, name), p in self.provider.items() if k == kind and p == plugin_name
+            )
             for kind in CATALOG_KINDS
         }
 
@@ -82,7 +83,8 @@ def build_catalog(host: PluginHost | None = None) -> Catalog:
                 if entry.name in entries:
                     first = catalog.provider[(kind, entry.name)]
                     host.fail(
-                        plugin.name, hook_name,
+                        plugin.name,
+                        hook_name,
                         f"{kind[:-1]} {entry.name!r} is also defined by plugin {first!r} "
                         f"(distribution {host.plugins[first].distribution}); keeping the first",
                     )
@@ -110,7 +112,7 @@ def _validated(
         try:
             valid.append(_as_entry(entry_class, item))
         except (ValidationError, TypeError) as error:
-            host.fail(plugin.name, hook_name, f"{where} is invalid: {_one_line(error)}")
+            host.fail(plugin.name, hook_name, f"{where} is invalid: {one_line(error)}")
     return valid
 
 
@@ -122,12 +124,3 @@ def _as_entry(entry_class: type[Entry], item: Any) -> Entry:
     # Re-validate: a plugin may have built the object with model_construct().
     cls: type[BaseModel] = type(item)
     return cls.model_validate(dict(item))
-
-
-def _one_line(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        return "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'entry'}: {e['msg']} (got {e.get('input')!r})"
-            for e in error.errors()
-        )
-    return str(error)

@@ -137,11 +137,6 @@ def test_link_derived_figures():
     assert link.power_w(200, 400, fibre_pairs=3) == pytest.approx(400 * 0.1 + 3 * 2 * 200)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fibre_kind is Literal['standard_smf', 'hollow_core']: a plugin cannot describe "
-    "ultra-low-loss G.654 or multicore fibre (PowerSource.kind is an open pattern instead)",
-)
 def test_a_plugin_may_name_another_fibre_kind():
     assert LinkTechnology(**link_fields("b", fibre_kind="ultra_low_loss_smf")).fibre_kind
 
@@ -149,11 +144,6 @@ def test_a_plugin_may_name_another_fibre_kind():
 # --- non-finite figures ----------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fields with only a lower bound (gt=0) accept inf: CatalogEntry.model_config "
-    "lacks allow_inf_nan=False",
-)
 @pytest.mark.parametrize(
     "field", ["scale_up_bandwidth_gbyte_s_per_chip", "mtbf_hours_per_chip", "capex_usd_per_system"]
 )
@@ -256,10 +246,6 @@ def test_a_profile_breaking_the_contract_is_an_error_naming_the_source(defect, m
         source.profile(SITE, hourly())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="check_profile looks for NaN with isna() only; inf prices or carbon pass",
-)
 @pytest.mark.parametrize("column", ["price_usd_per_mwh", "carbon_kg_per_mwh"])
 def test_a_profile_with_infinite_values_is_an_error(column):
     frame = PowerSource(**power_fields("c")).hourly_profile(SITE, hourly())

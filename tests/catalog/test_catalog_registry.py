@@ -126,11 +126,6 @@ def test_a_name_defined_by_two_plugins_is_an_error_naming_both():
     assert len(catalog.hardware) == 1  # one of them is kept, never both
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="call_each runs hooks in reverse load order, so the later plugin keeps the name "
-    "and the earlier one (for installed plugins: the built-ins) is blamed",
-)
 def test_the_first_loaded_plugin_keeps_a_duplicated_name():
     catalog = catalog_of("good_catalog", "duplicate_entry")
     assert catalog.hardware_system("fixture_hgx_8").vendor == "Test"

@@ -74,7 +74,7 @@ def register_link_technologies() -> list[LinkTechnology]:
     return [
         LinkTechnology(
             name="ull_800zr",
-            fibre_kind="standard_smf",  # G.654 is single-mode silica fibre, only with lower loss
+            fibre_kind="ultra_low_loss_smf",  # G.654 pure-silica-core single-mode fibre
             optics="OIF 800ZR (DP-16QAM, 118.2 GBd, 150 GHz grid)",
             latency_us_per_km=round(1e6 * G654_GROUP_INDEX / SPEED_OF_LIGHT_KM_PER_S, 3),
             capacity_gbit_s_per_fibre_pair=32 * 800,  # 32 x 150 GHz channels in ~4.8 THz C-band
