@@ -113,10 +113,15 @@ def _resolve(
 
 
 def _apply_overrides(document: Document, overrides: dict[str, Any]) -> Document:
+    """``--set`` values over the document; the option names the field and any section it adds."""
     for dotted_path, value in overrides.items():
         keys = tuple(dotted_path.split("."))
         where = Position(f"--set {dotted_path}")
-        positions = {keys[:end]: where for end in range(1, len(keys) + 1)}
+        positions = {
+            keys[:end]: where
+            for end in range(1, len(keys) + 1)
+            if end == len(keys) or keys[:end] not in document.positions
+        }
         document = merge_documents(document, Document(nest(dotted_path, value), positions))
     return document
 

@@ -224,3 +224,12 @@ def test_variant_warnings_wait_until_the_base_is_valid(tmp_path, catalog):
     text = BASE.replace("{hgx_h100_8: 100}", "{hgx_h10: 100}") + VARIANTS
     found = problems(tmp_path, text, catalog)
     assert [p.severity for p in found] == ["error"]  # no copy per variant as warnings
+
+
+def test_set_does_not_take_over_the_lines_of_the_sections_it_passes(tmp_path, catalog):
+    text = BASE.replace("    power_envelope: 20 MW\n", "", 1)
+    (problem,) = errors(tmp_path, text, catalog, overrides=["sites.fra.pue=1.3"])
+    assert problem.path == "sites.fra.power_envelope"
+    assert problem.position == Position(str(tmp_path / "scenario.yaml"), line_of(text, "  fra:"))
+    added = errors(tmp_path, BASE, catalog, overrides=["sites.new.pue=1.3"])
+    assert {str(p.position) for p in added} == {"--set sites.new.pue"}
