@@ -104,9 +104,8 @@ def solve_inputs(
     report("solve")
     try:
         outcome = solve_model(model, settings)
-        if minimise != "weighted" and outcome.has_solution:  # report the weighted objective
-            outcome.objective = float(model.objective.expr())
-
+        if minimise != "weighted" and outcome.has_solution:
+            outcome = _cheapest_at_term_minimum(model, settings, outcome)
     except InfeasibleConstraintException as error:
         names = re.findall(r"'([^']+)'", str(error))
         outcome = SolveOutcome("infeasible", str(error), iis_constraints=names)
@@ -139,6 +138,23 @@ def minimise_term(model, term: str) -> None:
     else:
         raise ValueError(f"unknown term {term!r}; use 'latency' or 'carbon'")
     model.term_objective = pyo.Objective(expr=expr, sense=pyo.minimize)
+
+
+def _cheapest_at_term_minimum(model, settings: SolverSettings, first: SolveOutcome) -> SolveOutcome:
+    """Second stage of a lexicographic solve: hold the term at its minimum (to 1e-7
+    relative) and minimise the weighted objective, so the end of a front is not a
+    plan that wastes energy the term does not see."""
+    import pyomo.environ as pyo
+
+    term = model.term_objective
+    floor = float(pyo.value(term.expr))
+    model.term_floor = pyo.Constraint(expr=term.expr <= floor * (1 + 1e-7) + 1e-9)
+    term.deactivate()
+    model.objective.activate()
+    second = solve_model(model, settings)
+    second.handover_seconds += first.handover_seconds
+    second.solve_seconds += first.solve_seconds
+    return second
 
 
 def _apply_extensions(model, inputs: xr.Dataset, host: PluginHost | None) -> list[str]:

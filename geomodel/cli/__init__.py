@@ -46,7 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = DEBUG_FLAG in args
     args = [arg for arg in args if arg != DEBUG_FLAG]  # accepted anywhere on the line
     try:
-        app(args=args, prog_name="geomodel", standalone_mode=False)
+        code = app(args=args, prog_name="geomodel", standalone_mode=False)
+        if isinstance(code, int) and code:  # typer returns a raised Exit's code here
+            return code
     except typer.Exit as done:
         return done.exit_code
     except typer.Abort:

@@ -76,7 +76,7 @@ def run(
         console().print(
             f"done in {elapsed:.1f} s" + (f"; results written to {output}" if output else "")
         )
-    if any(r.status not in ("optimal", "time_limit") for r in results):
+    if not all(r.has_solution for r in results):  # infeasible, error, or no incumbent
         raise typer.Exit(1)
 
 

@@ -29,6 +29,11 @@ class Result:
         return str(self.kpis.get("solver_status", "unknown"))
 
     @property
+    def has_solution(self) -> bool:
+        """True when the numbers come from a feasible solution (optimal or not)."""
+        return "objective" in self.kpis
+
+    @property
     def ok(self) -> bool:
         """True when the numbers come from an optimal solution."""
         return self.status == "optimal"

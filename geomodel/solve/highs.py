@@ -136,7 +136,12 @@ def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutc
 
 def _iis(highs: highspy.Highs, form: StandardForm) -> list[str]:
     """Names of the constraints in an irreducible infeasible subset, if HiGHS finds one."""
+    # the default ("light") strategy only checks bounds; derive the IIS from the LP
+    strategy = int(highspy.IisStrategy.kIisStrategyFromLp) | int(
+        highspy.IisStrategy.kIisStrategyIrreducible
+    )
     try:
+        highs.setOptionValue("iis_strategy", strategy)
         status, iis = highs.getIis()
     except Exception:  # IIS is best effort; the status is reported regardless
         return []

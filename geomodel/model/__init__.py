@@ -1,0 +1,1 @@
+"""The placement model (docs/model.md): index sets and the Pyomo build."""

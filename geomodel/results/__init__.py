@@ -1,0 +1,1 @@
+"""Results of a solve: the results Dataset, KPIs, and NetCDF storage."""

@@ -1,0 +1,1 @@
+"""Hand-over to HiGHS, solver outcomes, and infeasibility explained in scenario words."""
