@@ -15,7 +15,8 @@ state of charge (MWh)::
 
 with ``soc`` before the first step equal to ``initial_soc x energy`` and the
 last step's ``soc`` at least that again (no free energy from an emptied
-battery). Discharge minus charge enters the site's power balance through
+battery); with typical days, each typical day cycles on itself instead.
+Discharge minus charge enters the site's power balance through
 ``extra_supply_mw``; ``cycle_cost`` (USD per MWh discharged) enters the
 objective through ``extra_cost_kusd``. The round-trip efficiency is split
 evenly between charging and discharging.
@@ -128,19 +129,31 @@ def extend_model(model: Any, inputs: Any) -> None:
         doc="battery state of charge at the end of each step",
     )
 
+    # Typical days stand for many calendar days each, so each one cycles on itself:
+    # the state before its first hour is the state after its last.
+    period = 24 if int(inputs.attrs.get("typical_days", 0)) else len(dt)
+    cyclic = period != len(dt)
+
     def state(m, s, t):
         battery = spec[s]
         one_way = math.sqrt(battery.efficiency)
-        before = battery.initial_soc * battery.energy_mwh if t == 0 else m.battery_soc_mwh[s, t - 1]
+        if t % period:
+            before = m.battery_soc_mwh[s, t - 1]
+        elif cyclic:
+            before = m.battery_soc_mwh[s, t + period - 1]
+        else:
+            before = battery.initial_soc * battery.energy_mwh
         return m.battery_soc_mwh[s, t] == before + dt[t] * (
             one_way * m.battery_charge_mw[s, t] - m.battery_discharge_mw[s, t] / one_way
         )
 
     model.battery_state = pyo.Constraint(index, rule=state)
-    model.battery_end = pyo.Constraint(
-        list(spec),
-        rule=lambda m, s: m.battery_soc_mwh[s, len(dt) - 1] >= spec[s].initial_soc * spec[s].energy_mwh,
-    )
+    if not cyclic:
+        model.battery_end = pyo.Constraint(
+            list(spec),
+            rule=lambda m, s: m.battery_soc_mwh[s, len(dt) - 1]
+            >= spec[s].initial_soc * spec[s].energy_mwh,
+        )
     for s, t in index:
         supply = model.extra_supply_mw[s, t]
         supply.set_value(supply.expr + model.battery_discharge_mw[s, t] - model.battery_charge_mw[s, t])

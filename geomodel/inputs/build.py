@@ -17,6 +17,7 @@ import xarray as xr
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.dataset import variable
 from geomodel.inputs.power import site_power
+from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario, window_bounds
 from geomodel.tools.reliability import goodput_factor
@@ -30,35 +31,30 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     """The inputs Dataset of a loaded scenario."""
     catalog = catalog if catalog is not None else build_catalog()
     hours = scenario.time.hourly_index()
-    steps = scenario.time.index()
-    per_step = int(scenario.time.resolution)
     sites = list(scenario.sites)
     systems = sorted({s for site in scenario.sites.values() for s in site.systems})
     regions = list(scenario.regions)
     services = list(scenario.inference)
     jobs = list(scenario.training)
     links = scenario_links(scenario, catalog)
-
-    def to_steps(hourly: np.ndarray) -> np.ndarray:
-        """Mean of each step's hours along the last axis."""
-        return hourly.reshape(*hourly.shape[:-1], len(steps), per_step).mean(axis=-1)
+    power = site_power(scenario, catalog, hours)
+    steps = _time_steps(scenario, power, services, regions, jobs, hours)
+    series = steps.series
 
     data: dict[str, xr.Variable] = {}
-    data.update(_time(steps, scenario))
+    data.update(
+        dt_hours=variable("time", steps.dt_hours, "h", "duration of each time step"),
+        weight=variable(
+            "time", steps.weight, "1", "how many times each step counts (days a typical day stands for)"
+        ),
+    )
     data.update(_sites(scenario, systems, catalog))
-    power = site_power(scenario, catalog, hours)
     data.update(
         grid_price_usd_per_mwh=variable(
-            ("site", "time"),
-            to_steps(power.grid_price_usd_per_mwh),
-            "USD/MWh",
-            "grid energy price at the site",
+            ("site", "time"), series["grid_price"], "USD/MWh", "grid energy price at the site"
         ),
         grid_carbon_kg_per_mwh=variable(
-            ("site", "time"),
-            to_steps(power.grid_carbon_kg_per_mwh),
-            "kgCO2e/MWh",
-            "grid carbon intensity at the site",
+            ("site", "time"), series["grid_carbon"], "kgCO2e/MWh", "grid carbon intensity at the site"
         ),
         grid_import_limit_mw=variable(
             "site", power.grid_import_limit_mw, "MW", "most the grid connection delivers (0: off-grid)"
@@ -71,25 +67,31 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         ),
         source_capacity_factor=variable(
             ("site", "source", "time"),
-            to_steps(power.capacity_factor),
+            series["capacity_factor"],
             "1",
             "available fraction of source capacity",
         ),
         source_price_usd_per_mwh=variable(
-            ("site", "source", "time"),
-            to_steps(power.price_usd_per_mwh),
-            "USD/MWh",
-            "energy price of each source",
+            ("site", "source", "time"), series["source_price"], "USD/MWh", "energy price of each source"
         ),
         source_carbon_kg_per_mwh=variable(
             ("site", "source", "time"),
-            to_steps(power.carbon_kg_per_mwh),
+            series["source_carbon"],
             "kgCO2e/MWh",
             "carbon intensity of each source",
         ),
+        demand_tokens_per_s=variable(
+            ("service", "region", "time"), series["demand"], "token/s", "inference demand of each region"
+        ),
+        job_weight=variable(
+            ("job", "time"),
+            steps.job_weight,
+            "1",
+            "how many times a step counts for a job: its weight where the step lies in the job's "
+            "window (for typical days: the member days whose hour lies in the window)",
+        ),
     )
     data.update(_systems(systems, catalog))
-    data.update(_demand(scenario, services, regions, hours, to_steps))
     data["latency_ms"] = variable(
         ("region", "site"),
         region_site_latency_ms(scenario, catalog),
@@ -97,13 +99,13 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         "round-trip network latency from region to site",
     )
     data.update(_services(scenario, services, systems, catalog))
-    data.update(_jobs(scenario, jobs, sites, systems, steps, catalog))
+    data.update(_jobs(scenario, jobs, sites, systems, catalog))
     data.update(_links(links))
     coords = {
         "time": (
             "time",
-            steps.tz_convert("UTC").tz_localize(None).as_unit("ns"),
-            {"description": "start of each time step (UTC)"},
+            steps.start.tz_convert("UTC").tz_localize(None).as_unit("ns"),
+            {"description": "start of each time step (UTC); for typical days, of its first member day"},
         ),
         "site": ("site", _names(sites)),
         "system": ("system", _names(systems)),
@@ -122,9 +124,48 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         "link_site_b": ("link", _names(link.site_b for link in links)),
         "link_technology": ("link", _names(link.technology.name for link in links)),
     }
+    if steps.typical_day_of is not None:
+        data["typical_day_of"] = variable(
+            "calendar_day", steps.typical_day_of, "1", "typical day (0-based) each calendar day maps to"
+        )
+        coords["calendar_day"] = (
+            "calendar_day",
+            steps.calendar_days.tz_convert("UTC").tz_localize(None).as_unit("ns"),
+            {"description": "start of each day of the horizon (UTC)"},
+        )
     dataset = xr.Dataset(data, coords=coords)
-    dataset.attrs.update(_attributes(scenario, catalog, steps))
+    dataset.attrs.update(_attributes(scenario, catalog, hours))
+    dataset.attrs["typical_days"] = (
+        scenario.time.aggregation.typical_days if steps.typical_day_of is not None else 0
+    )
     return dataset
+
+
+def _time_steps(scenario, power, services, regions, jobs, hours) -> TimeSteps:
+    """Hourly series on model steps: plain steps, or typical days when asked for."""
+    demand = np.zeros((len(services), len(regions), len(hours)))
+    for (region, service), series in scenario.origin.demand_series.items():
+        if service in services:
+            demand[services.index(service), regions.index(region)] = series.to_numpy()
+    window = np.zeros((len(jobs), len(hours)), dtype=bool)
+    hour_end = hours + pd.Timedelta(hours=1)
+    for j, name in enumerate(jobs):
+        start, end = window_bounds(scenario.training[name], scenario.time)
+        window[j] = (hours >= start) & (hour_end <= end)
+    hourly = {
+        "grid_price": power.grid_price_usd_per_mwh,
+        "grid_carbon": power.grid_carbon_kg_per_mwh,
+        "capacity_factor": power.capacity_factor,
+        "source_price": power.price_usd_per_mwh,
+        "source_carbon": power.carbon_kg_per_mwh,
+        "demand": demand,
+    }
+    aggregation = scenario.time.aggregation
+    if aggregation is not None:
+        return typical_days(
+            hourly, hours, aggregation.typical_days, window, bounded=frozenset({"capacity_factor"})
+        )
+    return plain_steps(hourly, hours, int(scenario.time.resolution), window)
 
 
 _DEGREES_NORTH = {"units": "degrees_north", "description": "latitude (WGS84)"}
@@ -138,18 +179,6 @@ def _names(values: Iterable[str]) -> np.ndarray:
 
 def _degrees(values: Iterable[float]) -> np.ndarray:
     return np.array(list(values), dtype=float)
-
-
-def _time(steps: pd.DatetimeIndex, scenario: Scenario) -> dict[str, xr.Variable]:
-    n = len(steps)
-    return {
-        "dt_hours": variable(
-            "time", np.full(n, scenario.time.resolution), "h", "duration of each time step"
-        ),
-        "weight": variable(
-            "time", np.ones(n), "1", "how many times each step counts (days a typical day stands for)"
-        ),
-    }
 
 
 def _sites(scenario: Scenario, systems: list[str], catalog: Catalog) -> dict[str, xr.Variable]:
@@ -205,18 +234,6 @@ def _systems(systems: list[str], catalog: Catalog) -> dict[str, xr.Variable]:
     }
 
 
-def _demand(scenario, services, regions, hours, to_steps) -> dict[str, xr.Variable]:
-    demand = np.zeros((len(services), len(regions), len(hours)))
-    for (region, service), series in scenario.origin.demand_series.items():
-        if service in services:
-            demand[services.index(service), regions.index(region)] = series.to_numpy()
-    return {
-        "demand_tokens_per_s": variable(
-            ("service", "region", "time"), to_steps(demand), "token/s", "inference demand of each region"
-        ),
-    }
-
-
 def _services(scenario, services, systems, catalog) -> dict[str, xr.Variable]:
     specs = [scenario.inference[name] for name in services]
     allowed = np.array(
@@ -248,7 +265,7 @@ def _services(scenario, services, systems, catalog) -> dict[str, xr.Variable]:
     }
 
 
-def _jobs(scenario, jobs, sites, systems, steps, catalog) -> dict[str, xr.Variable]:
+def _jobs(scenario, jobs, sites, systems, catalog) -> dict[str, xr.Variable]:
     specs = [scenario.training[name] for name in jobs]
     hardware = [catalog.hardware_system(s) for s in systems]
     total_chips = sum(
@@ -258,18 +275,14 @@ def _jobs(scenario, jobs, sites, systems, steps, catalog) -> dict[str, xr.Variab
     )
     site_allowed = np.zeros((len(jobs), len(sites)), dtype=bool)
     eligible = np.zeros((len(jobs), len(systems)), dtype=bool)
-    window = np.zeros((len(jobs), len(steps)), dtype=bool)
     goodput = np.zeros((len(jobs), len(systems)))
     pflops = np.zeros((len(jobs), len(systems)))
     max_chips = np.zeros(len(jobs))
-    step_end = steps + pd.Timedelta(hours=scenario.time.resolution)
     for j, job in enumerate(specs):
         for i, (name, site) in enumerate(scenario.sites.items()):
             site_allowed[j, i] = (job.sites is None or name in job.sites) and (
                 job.jurisdictions is None or site.jurisdiction in job.jurisdictions
             )
-        start, end = window_bounds(job, scenario.time)
-        window[j] = (steps >= start) & (step_end <= end)
         max_chips[j] = job.max_chips if job.max_chips is not None else total_chips
         checkpoint_minutes = job.checkpoint_gb / job.checkpoint_bandwidth / 60.0
         for k, spec in enumerate(hardware):
@@ -300,7 +313,6 @@ def _jobs(scenario, jobs, sites, systems, steps, catalog) -> dict[str, xr.Variab
         "job_system_eligible": variable(
             ("job", "system"), eligible, "1", "the system's scale-up domain holds the TP x EP group"
         ),
-        "job_window": variable(("job", "time"), window, "1", "step lies in the job's window"),
         "job_pflops_per_chip": variable(
             ("job", "system"), pflops, "PFLOPS", "dense peak per chip at the job's precision"
         ),
@@ -335,7 +347,7 @@ def _links(links) -> dict[str, xr.Variable]:
     }
 
 
-def _attributes(scenario: Scenario, catalog: Catalog, steps: pd.DatetimeIndex) -> dict:
+def _attributes(scenario: Scenario, catalog: Catalog, hours: pd.DatetimeIndex) -> dict:
     from geomodel import __version__
 
     origin = scenario.origin
@@ -345,7 +357,7 @@ def _attributes(scenario: Scenario, catalog: Catalog, steps: pd.DatetimeIndex) -
         "scenario_hash": origin.scenario_hash if origin else "",
         "scenario_json": scenario.model_dump_json(exclude={"variants"}),
         "variants": ",".join(origin.variants) if origin else "",
-        "timezone": str(steps.tz),
+        "timezone": str(hours.tz),
         "energy_price_multiplier": objective.energy_price_multiplier,
         "carbon_price_usd_per_tco2": objective.carbon_price,
         "latency_weight_usd_per_ms_per_mtoken": objective.latency_weight,

@@ -100,7 +100,12 @@ def define_variables(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerCho
 
 
 def define_training_work(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
-    """(1) Work: sum of w dt x chips x PFLOPS x MFU x goodput >= W_j; at most max_chips per step."""
+    """(1) Work: sum of wj dt x chips x PFLOPS x MFU x goodput >= W_j; at most max_chips per step.
+
+    ``wj`` is the job's own weight of a step (``job_weight``): the step's weight where
+    it lies in the job's window.
+    """
+    job_hours = inputs["job_weight"].values * inputs["dt_hours"].values[None, :]
     pflops = inputs["job_pflops_per_chip"].values
     mfu = inputs["mfu"].values
     goodput = inputs["goodput"].values
@@ -108,7 +113,7 @@ def define_training_work(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: n
     by_job_time: dict[tuple[int, int], list] = defaultdict(list)
     for index in sets.train:
         j, _, h, t = index
-        coef = weight_hours[t] * pflops[j, h] * EFLOP_PER_PFLOPS_HOUR * mfu[j] * goodput[j, h]
+        coef = job_hours[j, t] * pflops[j, h] * EFLOP_PER_PFLOPS_HOUR * mfu[j] * goodput[j, h]
         by_job[j].append((coef, m.train[index]))
         by_job_time[j, t].append(m.train[index])
     work = inputs["work_eflop"].values
@@ -321,7 +326,7 @@ def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: 
         ),
         doc="chips of a job at a site only where the job uses the site",
     )
-    window = inputs["job_window"].values.astype(bool)
+    window = inputs["job_weight"].values > 0
     apart_index = [(j, a, b, int(t)) for j, a, b in sets.apart for t in np.flatnonzero(window[j])]
     m.apart = pyo.Constraint(
         apart_index,

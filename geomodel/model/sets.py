@@ -78,7 +78,7 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
         return
     allowed = inputs["job_site_allowed"].values.astype(bool)  # (j, s)
     eligible = inputs["job_system_eligible"].values.astype(bool)  # (j, h)
-    window = inputs["job_window"].values.astype(bool)  # (j, t)
+    window = inputs["job_weight"].values > 0  # (j, t)
     # (j, s, h): allowed site, eligible system, installed there
     usable = allowed[:, :, None] & eligible[:, None, :] & installed[None, :, :]
     sets.train = tuples(usable[:, :, :, None], window[:, None, None, :])

@@ -219,7 +219,8 @@ def _work_per_step(model: pyo.ConcreteModel, training_chips: np.ndarray) -> np.n
         * inputs["mfu"].values[:, None]
         * EFLOP_PER_PFLOPS_HOUR
     )  # (job, system) EFLOP/chip-h
-    return np.einsum("jsht,jh,t->jt", training_chips, rate, model.weight_hours)
+    job_hours = inputs["job_weight"].values * inputs["dt_hours"].values[None, :]
+    return np.einsum("jsht,jh,jt->jt", training_chips, rate, job_hours)
 
 
 def _per_workload_energy(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:

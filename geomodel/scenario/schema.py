@@ -155,6 +155,13 @@ class TimeSpec(Section):
                 f"horizon of {self.horizon_hours:g} h is not a whole number of "
                 f"{self.resolution:g} h steps"
             )
+        if self.aggregation is not None:
+            if self.resolution != 1:
+                raise ValueError("typical days are built from hourly steps: use resolution 1 h")
+            if self.horizon_hours % 24:
+                raise ValueError(
+                    f"typical days need a horizon of whole days, got {self.horizon_hours:g} h"
+                )
         return self
 
     @property

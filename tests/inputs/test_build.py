@@ -120,7 +120,7 @@ def test_dimensions_and_shapes(inputs):
     assert inputs["demand_tokens_per_s"].dims == ("service", "region", "time")
     assert inputs["source_capacity_factor"].dims == ("site", "source", "time")
     assert inputs["chips_installed"].dims == ("site", "system")
-    assert inputs["job_window"].dims == ("job", "time")
+    assert inputs["job_weight"].dims == ("job", "time")
     assert list(inputs["site"].values) == ["fra", "ams"]
     assert list(inputs["system"].values) == ["gb200_nvl72", "hgx_h100_8"]
     assert inputs["time"].values[0] == np.datetime64("2024-12-31T23:00")  # UTC
@@ -172,8 +172,8 @@ def test_the_mesh_link_uses_its_technology(inputs, catalog):
 def test_the_job_window_holds_the_steps_wholly_inside_it(inputs):
     # Steps start at 00, 02, 04, 06, 08, 10 (local); the window is 03:00-10:00, so
     # the steps 04-06, 06-08 and 08-10 lie inside, 02-04 and 10-12 only partly or not.
-    window = inputs["job_window"].sel(job="pretrain").values.tolist()
-    assert window == [False, False, True, True, True, False]
+    window = inputs["job_weight"].sel(job="pretrain").values.tolist()
+    assert window == [0, 0, 1, 1, 1, 0]
 
 
 def test_a_coarser_resolution_averages_the_hourly_series(inputs):
