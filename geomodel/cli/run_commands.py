@@ -34,9 +34,19 @@ def run(
     pareto: str | None = typer.Option(
         None, "--pareto", help="Epsilon-constraint sweep: latency:N or carbon:N points."
     ),
+    check_aggregation: bool = typer.Option(
+        False,
+        "--check-aggregation",
+        help="Also solve hour by hour and report the KPI errors of the typical days.",
+    ),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Solve a scenario, print its KPI table and write the results Dataset."""
+    if check_aggregation:
+        if pareto is not None:
+            raise UsageError("--check-aggregation", "cannot be combined with --pareto")
+        _check_aggregation(scenario_file, output, variant, set_, json_output)
+        return
     from geomodel.api import solve_inputs
     from geomodel.catalog import build_catalog
     from geomodel.inputs.build import build_inputs
@@ -104,6 +114,33 @@ def report(
         print_json({"kpis": result.kpis, "messages": result.messages})
         return
     print_kpis(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))
+
+
+def _check_aggregation(scenario_file, output, variant, set_, json_output) -> None:
+    from geomodel.aggregation_check import check_aggregation
+
+    _check_writable(output)
+    with _progress(quiet=json_output) as advance:
+        check = check_aggregation(scenario_file, variants=variant, overrides=set_, progress=advance)
+        if output is not None:
+            check.aggregated.to_netcdf(output)
+    rows = check.rows()
+    if json_output:
+        print_json({"kpis": rows, "worst_relative_error": check.worst_error})
+    else:
+        print_table(
+            rows,
+            {
+                "kpi": "KPI",
+                "aggregated": "typical days",
+                "full": "hour by hour",
+                "relative_error": "relative error",
+            },
+            title=f"{scenario_file.name}: typical days against the full series",
+        )
+        console().print(f"worst relative error: {check.worst_error:.2%}")
+    if not (check.aggregated.has_solution and check.full.has_solution):
+        raise typer.Exit(1)
 
 
 def print_kpis(result, title: str) -> None:

@@ -101,12 +101,14 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
             emissions * weight_hours,
             "tCO2e",
             "emissions of the energy used in each step",
+            weighted="time",
         ),
         "energy_cost_usd": variable(
             ("site", "time"),
             cost * weight_hours,
             "USD",
             "energy cost in each step (price multiplier applied)",
+            weighted="time",
         ),
         "link_traffic_gbit_s": variable(
             ("link", "time"), traffic, "Gb/s", "gradient traffic on each DCI link"
@@ -118,10 +120,18 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
             "link traffic / link capacity",
         ),
         "job_progress": variable(
-            ("job", "time"), progress, "1", "fraction of each job's work done by the end of each step"
+            ("job", "time"),
+            progress,
+            "1",
+            "fraction of each job's work done by the end of each step",
+            weighted="job",
         ),
         "job_work_eflop": variable(
-            ("job", "time"), work_per_step, "EFLOP", "useful training work done in each step"
+            ("job", "time"),
+            work_per_step,
+            "EFLOP",
+            "useful training work done in each step",
+            weighted="job",
         ),
     }
     if "latency_ms" in inputs:
@@ -133,7 +143,11 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
         )
     results = xr.Dataset(data, coords=inputs.coords)
     results["energy_mwh"] = variable(
-        ("site", "time"), facility * weight_hours, "MWh", "facility energy in each step (weighted)"
+        ("site", "time"),
+        facility * weight_hours,
+        "MWh",
+        "facility energy in each step (weighted)",
+        weighted="time",
     )
     _per_workload_energy(results, inputs, weight_hours)
     _extension_variables(model, results)

@@ -1,0 +1,62 @@
+"""Typical days against the full series: the check, and results mapped to the calendar."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from geomodel.aggregation_check import check_aggregation, relative_error
+from geomodel.results.calendar import to_calendar
+
+QUICKSTART = "scenarios/quickstart.yaml"
+FOUR_DAYS = ["time.hours=96", "solver.threads=1"]
+
+
+def test_relative_error():
+    assert relative_error(102.0, 100.0) == pytest.approx(0.02)
+    assert relative_error(0.5, 0.0) == 0.5
+    assert relative_error(None, 1.0) is None
+    assert relative_error(float("nan"), 1.0) is None
+
+
+def test_as_many_typical_days_as_days_reproduces_the_full_solve(catalog):
+    # Four typical days for a four-day horizon: every day is its own cluster, so the
+    # aggregated model is the full model and every KPI must agree.
+    check = check_aggregation(
+        QUICKSTART, overrides=[*FOUR_DAYS, "time.aggregation.typical_days=4"], catalog=catalog
+    )
+    for row in check.rows():
+        if row["relative_error"] is not None:
+            assert row["relative_error"] == pytest.approx(0.0, abs=1e-6), row
+
+
+def test_two_typical_days_keep_the_energy_total_close_and_map_back_to_every_hour(catalog):
+    check = check_aggregation(
+        QUICKSTART, overrides=[*FOUR_DAYS, "time.aggregation.typical_days=2"], catalog=catalog
+    )
+    aggregated = check.aggregated
+    assert aggregated.inputs.sizes["time"] == 48
+    assert aggregated.inputs["weight"].values.reshape(2, 24)[:, 0].sum() == 4
+    # tsam keeps the weighted means of demand and prices; idle power is constant, so
+    # the energy total stays within a few percent of the full solve
+    energy = next(r for r in check.rows() if r["kpi"] == "energy_mwh")
+    assert energy["relative_error"] < 0.05
+    calendar = to_calendar(aggregated.dataset, aggregated.inputs)
+    assert calendar.sizes["time"] == 96
+    # hour by hour, the calendar's energy adds up to the weighted total of the typical days
+    assert float(calendar["energy_mwh"].sum()) == pytest.approx(aggregated.kpis["energy_mwh"])
+    first_day = aggregated.inputs["typical_day_of"].values[0]
+    np.testing.assert_allclose(
+        calendar["facility_power_mw"].isel(time=slice(0, 24)).values,
+        aggregated.dataset["facility_power_mw"]
+        .isel(time=slice(24 * first_day, 24 * first_day + 24))
+        .values,
+    )
+    assert "job_progress" not in calendar
+
+
+def test_a_scenario_without_aggregation_cannot_be_checked(catalog):
+    from geomodel.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"no time\.aggregation"):
+        check_aggregation(QUICKSTART, overrides=FOUR_DAYS, catalog=catalog)
