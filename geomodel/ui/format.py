@@ -1,0 +1,80 @@
+"""Numbers as the app shows them: KPI labels with units and values with sensible precision."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from geomodel.results.kpis import KPI_SPECS
+
+#: what a missing number (None, NaN) shows as, as in the CLI
+MISSING = "-"
+
+#: KPIs shown as metrics at the top of a result, with a short label
+HEADLINE: dict[str, str] = {
+    "energy_mwh": "Energy",
+    "cost_usd": "Energy cost",
+    "emissions_tco2": "Emissions",
+    "latency_ms_mean": "Mean latency",
+    "latency_ms_p95": "P95 latency",
+    "unserved_fraction": "Unserved demand",
+    "renewable_share": "Renewable share",
+    "objective": "Objective",
+}
+#: KPIs where a larger value is better (metric deltas are coloured accordingly)
+HIGHER_IS_BETTER = frozenset({"renewable_share"})
+
+
+def kpi_units(name: str) -> str:
+    """Units shown for a KPI: fractions ("1") as percent."""
+    units = KPI_SPECS.get(name, ("", ""))[0]
+    return "%" if units == "1" else units
+
+
+def kpi_label(name: str) -> str:
+    """``"Energy cost (USD)"``."""
+    label = HEADLINE.get(name, name.replace("_", " "))
+    units = kpi_units(name)
+    return f"{label} ({units})" if units else label
+
+
+def kpi_value(name: str, value: Any) -> float | None:
+    """The number in the shown units (fractions x 100), or None."""
+    if value is None or isinstance(value, str | bool):
+        return None
+    number = float(value)
+    if math.isnan(number):
+        return None
+    return number * 100.0 if KPI_SPECS.get(name, ("",))[0] == "1" else number
+
+
+def format_number(value: Any) -> str:
+    """Thousands separators from 1,000; two decimals from 1; a dash for none."""
+    if value is None:
+        return MISSING
+    if isinstance(value, str):
+        return value
+    number = float(value)
+    if math.isnan(number):
+        return MISSING
+    if math.isinf(number):
+        return "∞" if number > 0 else "-∞"
+    magnitude = abs(number)
+    if magnitude >= 1000:
+        return f"{number:,.0f}"
+    if magnitude >= 100:
+        return f"{number:.1f}"
+    if magnitude >= 1:
+        return f"{number:.2f}"
+    if magnitude == 0:
+        return "0"
+    if magnitude >= 0.001:
+        return f"{number:.3f}"
+    return f"{number:.2e}"
+
+
+def format_kpi(name: str, value: Any) -> str:
+    """A KPI's value as shown in its metric (status words as they are)."""
+    if isinstance(value, str):
+        return value
+    return format_number(kpi_value(name, value))

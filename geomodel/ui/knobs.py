@@ -1,0 +1,126 @@
+"""The app's knobs: values read from a validated scenario, written back as ``--set`` overrides.
+
+Widgets never edit a scenario object: they produce a mapping of dotted field
+paths to values, exactly what ``geomodel run --set`` takes, and the library
+loads and validates the scenario with it. Only values that differ from the
+file (with its variants) become overrides, so untouched knobs leave the
+scenario, and its hash, as the file has it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from geomodel.scenario import Problem, Scenario
+
+#: top-level scenario section -> title; knobs and problems are grouped by these
+SECTIONS: dict[str, str] = {
+    "time": "Horizon",
+    "sites": "Sites",
+    "regions": "Demand",
+    "links": "DCI links",
+    "objective": "Objective",
+    "solver": "Solver",
+}
+#: problems of any other section (training, inference, latency, ...) or of the file
+OTHER = "other"
+
+
+@dataclass
+class KnobValues:
+    """Everything the knobs can change, in the scenario's documented units."""
+
+    hours: int
+    carbon_price: float  #: USD/tCO2
+    latency_weight: float  #: USD/ms/Mtoken
+    technology: str | None  #: links.mesh.technology; None when the scenario has no mesh
+    envelopes: dict[str, float] = field(default_factory=dict)  #: site -> MW
+    systems: dict[str, dict[str, int]] = field(default_factory=dict)  #: site -> system -> count
+    demand_scale: float = 1.0  #: multiplies every regions.*.demand.*.scale
+    time_limit: float = 600.0  #: s, at most the app's cap
+
+
+def defaults(scenario: Scenario, time_limit_cap: float) -> KnobValues:
+    """The knob values the scenario file (with its variants) has."""
+    mesh = scenario.links.mesh
+    return KnobValues(
+        hours=int(scenario.time.horizon_hours),
+        carbon_price=float(scenario.objective.carbon_price),
+        latency_weight=float(scenario.objective.latency_weight),
+        technology=mesh.technology if mesh is not None else None,
+        envelopes={name: float(site.power_envelope) for name, site in scenario.sites.items()},
+        systems={name: dict(site.systems) for name, site in scenario.sites.items()},
+        demand_scale=1.0,
+        time_limit=min(float(scenario.solver.time_limit), time_limit_cap),
+    )
+
+
+def _differs(a: float, b: float) -> bool:
+    return not math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def overrides(scenario: Scenario, values: KnobValues, time_limit_cap: float) -> dict[str, Any]:
+    """``--set`` overrides that turn ``scenario`` into the one the knobs describe."""
+    found: dict[str, Any] = {}
+    time = scenario.time
+    if _differs(values.hours, time.horizon_hours):
+        found["time.hours"] = int(values.hours)
+        if time.end is not None:  # the file gives the horizon by its end
+            found["time.end"] = None
+    for path, value, base in (
+        ("objective.carbon_price", values.carbon_price, scenario.objective.carbon_price),
+        ("objective.latency_weight", values.latency_weight, scenario.objective.latency_weight),
+    ):
+        if _differs(value, base):
+            found[path] = float(value)
+    mesh = scenario.links.mesh
+    if mesh is not None and values.technology and values.technology != mesh.technology:
+        found["links.mesh.technology"] = values.technology
+    for name, site in scenario.sites.items():
+        envelope = values.envelopes.get(name, site.power_envelope)
+        if _differs(envelope, site.power_envelope):
+            found[f"sites.{name}.power_envelope"] = float(envelope)
+        for system, count in values.systems.get(name, {}).items():
+            if int(count) != site.systems.get(system, 0):
+                found[f"sites.{name}.systems.{system}"] = int(count)
+    if _differs(values.demand_scale, 1.0):
+        found.update(_demand_overrides(scenario, values.demand_scale))
+    limit = min(float(values.time_limit), time_limit_cap)
+    if _differs(limit, scenario.solver.time_limit):
+        found["solver.time_limit"] = limit
+    return found
+
+
+def _demand_overrides(scenario: Scenario, factor: float) -> dict[str, Any]:
+    """``regions.R.demand.S.scale`` for every demand; a demand written as a bare
+    quantity (``chat: 30e6 token/s``) is rewritten as ``{constant: ..., scale: ...}``,
+    since a ``--set`` of ``.scale`` alone would replace the quantity."""
+    raw_regions = scenario.origin.document.data.get("regions", {}) if scenario.origin else {}
+    found: dict[str, Any] = {}
+    for region_name, region in scenario.regions.items():
+        raw_demand = (raw_regions.get(region_name) or {}).get("demand") or {}
+        for service, demand in region.demand.items():
+            scale = float(demand.scale) * factor
+            raw = raw_demand.get(service)
+            if isinstance(raw, dict) or raw is None:
+                found[f"regions.{region_name}.demand.{service}.scale"] = scale
+            else:
+                found[f"regions.{region_name}.demand.{service}"] = {"constant": raw, "scale": scale}
+    return found
+
+
+def section_of(problem: Problem) -> str:
+    """The knob section a problem belongs under (``other`` when no knob section fits)."""
+    head = problem.path.split(".", 1)[0].split("[", 1)[0]
+    return head if head in SECTIONS else OTHER
+
+
+def group_by_section(problems: Iterable[Problem]) -> dict[str, list[Problem]]:
+    """Problems by knob section, in reading order within each."""
+    groups: dict[str, list[Problem]] = {}
+    for problem in problems:
+        groups.setdefault(section_of(problem), []).append(problem)
+    return groups

@@ -1,0 +1,164 @@
+"""What the app solves: a scenario file (bundled or uploaded), variants and ``--set`` overrides.
+
+A :class:`Recipe` is plain data, so it can be cached on, shown as the
+equivalent ``geomodel run`` command, and sent to a background process that
+loads the very same scenario again. Loading goes through the library's
+``load_scenario`` / ``load_scenario_text`` only: uploads are parsed safely
+(no tags, no imports, size-limited) and every file they name must lie inside
+the bundled scenarios folder.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from ruamel.yaml import YAML
+
+from geomodel.catalog import Catalog
+from geomodel.scenario import Problem, Scenario, ScenarioError, load_scenario, load_scenario_text
+from geomodel.scenario.problems import Position
+from geomodel.ui.paths import MAX_UPLOAD_BYTES
+
+Source = Literal["bundled", "upload"]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A scenario file, the variants applied in order, and dotted-path overrides."""
+
+    source: Source
+    name: str  #: file name in the bundled folder, or the upload's name
+    text: str = field(default="", repr=False)  #: the uploaded YAML (uploads only)
+    variants: tuple[str, ...] = ()
+    overrides_json: str = "{}"  #: JSON object: dotted field path -> value
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        return json.loads(self.overrides_json)
+
+    def with_overrides(self, overrides: dict[str, Any]) -> Recipe:
+        return replace(self, overrides_json=json.dumps(overrides, sort_keys=True))
+
+    def with_variants(self, variants: tuple[str, ...] | list[str]) -> Recipe:
+        return replace(self, variants=tuple(variants))
+
+    def set_args(self) -> list[str]:
+        """The overrides as ``--set`` arguments (values as JSON, which YAML reads alike)."""
+        return [f"{path}={_yaml_value(value)}" for path, value in self.overrides.items()]
+
+    def command(self, folder_label: str = "scenarios") -> str:
+        """The ``geomodel run`` command that solves the same scenario."""
+        target = f"{folder_label}/{self.name}" if self.source == "bundled" else self.name
+        parts = ["geomodel", "run", target]
+        for variant in self.variants:
+            parts += ["--variant", variant]
+        for item in self.set_args():
+            parts += ["--set", item]
+        return shlex.join(parts)
+
+    def label(self) -> str:
+        """A short human name: file, variants and how many knobs were changed."""
+        text = self.name
+        if self.variants:
+            text += " + " + ", ".join(self.variants)
+        count = len(self.overrides)
+        if count:
+            text += f" ({count} change{'s' if count > 1 else ''})"
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "name": self.name,
+            "text": self.text,
+            "variants": list(self.variants),
+            "overrides_json": self.overrides_json,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Recipe:
+        return cls(
+            source=data["source"],
+            name=data["name"],
+            text=data.get("text", ""),
+            variants=tuple(data.get("variants", ())),
+            overrides_json=data.get("overrides_json", "{}"),
+        )
+
+
+def _yaml_value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def load_recipe(recipe: Recipe, catalog: Catalog, folder: Path) -> Scenario:
+    """Load and validate; raises :class:`ScenarioError` with every problem."""
+    folder = folder.resolve()
+    if recipe.source == "bundled":
+        path = (folder / recipe.name).resolve()
+        if path.parent != folder or not path.is_file():
+            raise ScenarioError(
+                [Problem("", f"no bundled scenario named {recipe.name!r}", Position(recipe.name))],
+                recipe.name,
+            )
+        return load_scenario(path, recipe.variants, recipe.overrides, catalog)
+    return load_scenario_text(
+        recipe.text, folder, recipe.name, recipe.variants, recipe.overrides, catalog
+    )
+
+
+def upload_text(name: str, data: bytes) -> str:
+    """Check an uploaded file's size and encoding; raises :class:`ScenarioError`."""
+    where = Position(name)
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ScenarioError(
+            [Problem("", f"the file is {len(data):,} bytes; at most {MAX_UPLOAD_BYTES:,}", where)],
+            name,
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ScenarioError(
+            [Problem("", f"the file is not UTF-8 text ({error.reason})", where)], name
+        ) from None
+
+
+def variants_defined(recipe: Recipe, folder: Path) -> list[str]:
+    """Variant names the file defines, read without validating it (for the picker)."""
+    from geomodel.scenario.files import parse_text, read_document
+
+    try:
+        if recipe.source == "bundled":
+            document = read_document((folder / recipe.name).resolve())
+        else:
+            document = parse_text(recipe.text, recipe.name)
+    except ScenarioError:
+        return []
+    defined = document.data.get("variants")
+    return [str(name) for name in defined] if isinstance(defined, dict) else []
+
+
+def resolved_yaml(scenario: Scenario, recipe: Recipe) -> str:
+    """The resolved scenario (variants and overrides applied) as a YAML file that
+    loads to the same scenario hash; numbers are in each field's documented unit."""
+    data = scenario.model_dump(mode="json", exclude={"variants"}, exclude_none=True)
+    yaml = YAML(typ="safe")
+    yaml.default_flow_style = False
+    yaml.sort_base_mapping_type_on_output = False
+    yaml.width = 100
+    buffer = io.StringIO()
+    yaml.dump(data, buffer)
+    origin = scenario.origin
+    header = [
+        f"# Resolved scenario: {recipe.label()}",
+        f"# Equivalent command: {recipe.command()}",
+        f"# Scenario hash: {origin.scenario_hash if origin else ''}",
+        "# Numbers are in each field's documented unit (docs/scenarios.md); variants are applied.",
+    ]
+    return "\n".join(header) + "\n" + buffer.getvalue()
