@@ -1,0 +1,46 @@
+"""The app's frame: page set-up, navigation and the runs in progress (``app.py`` calls :func:`main`)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from geomodel.ui import loaders
+from geomodel.ui.paths import cache_dir, page_file
+
+#: navigation: section -> (page script, title, icon)
+PAGES = {
+    "Plan": [
+        ("scenario", "Scenario", ":material/tune:"),
+        ("results", "Results", ":material/insights:"),
+        ("compare", "Compare", ":material/compare_arrows:"),
+    ],
+    "Tools": [
+        ("tools", "Tools", ":material/calculate:"),
+        ("plugins", "Plugins", ":material/extension:"),
+    ],
+}
+
+
+def main() -> None:
+    st.set_page_config(page_title="geomodel", page_icon="🌍", layout="wide")
+    pages = {
+        section: [
+            st.Page(page_file(name), title=title, icon=icon, default=name == "scenario")
+            for name, title, icon in entries
+        ]
+        for section, entries in PAGES.items()
+    }
+    page = st.navigation(pages)
+    _runs_in_progress()
+    page.run()
+
+
+def _runs_in_progress() -> None:
+    """Runs of every session of this server, so a reloaded page sees them too."""
+    active = loaders.runner(str(cache_dir())).active()
+    with st.sidebar:
+        st.caption(f"Run cache: {cache_dir()}")
+        if active:
+            st.markdown("**Running now**")
+            for status in active:
+                st.caption(f"{status.label}: {status.phase_text}, {status.elapsed_s:.0f} s")

@@ -1,0 +1,279 @@
+"""Charts and tables of a results Dataset (and its inputs); plain functions, no streamlit.
+
+Every function takes Datasets and returns a plotly figure or a DataFrame, so
+the pages only place them. Times are the Dataset's ``time`` coordinate (UTC).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+import xarray as xr
+
+TIME_AXIS = "time (UTC)"
+GRID = "grid import"
+EXTENSIONS = "extensions (e.g. battery)"
+#: colour of each power-source kind (catalogue ``kind``), grid and extensions
+KIND_COLOURS = {
+    "grid": "#8c8c8c",
+    "solar": "#f2b705",
+    "wind": "#2a9d8f",
+    "hydro": "#1f6fb2",
+    "nuclear": "#7b4fa0",
+    "gas": "#b5651d",
+    "geothermal": "#c0392b",
+    "biomass": "#6a8d2f",
+    "extensions": "#264653",
+}
+
+
+def _layout(figure: go.Figure, height: int | None = None) -> go.Figure:
+    figure.update_layout(margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend_title_text="")
+    if height:
+        figure.update_layout(height=height)
+    return figure
+
+
+def power_frame(results: xr.Dataset) -> pd.DataFrame:
+    """Power supplied at each site and step by source (grid, on-site sources, extensions), MW."""
+    frames = [results["grid_import_mw"].to_dataframe(name="mw").reset_index().assign(source=GRID)]
+    if results.sizes.get("source"):
+        generation = results["generation_mw"].to_dataframe(name="mw").reset_index()
+        frames.append(generation[["site", "time", "mw", "source"]])
+    if "extension_supply_mw" in results and float(abs(results["extension_supply_mw"]).sum()) > 0:
+        extra = results["extension_supply_mw"].to_dataframe(name="mw").reset_index()
+        frames.append(extra.assign(source=EXTENSIONS))
+    frame = pd.concat([f[["site", "time", "source", "mw"]] for f in frames], ignore_index=True)
+    return frame
+
+
+def source_colours(results: xr.Dataset) -> dict[str, str]:
+    """A colour per source name, by its kind (grid grey, solar yellow, wind teal, ...)."""
+    colours = {GRID: KIND_COLOURS["grid"], EXTENSIONS: KIND_COLOURS["extensions"]}
+    if results.sizes.get("source"):
+        for name, kind in zip(results["source"].values, results["source_kind"].values, strict=True):
+            colours[str(name)] = KIND_COLOURS.get(str(kind), "#999999")
+    return colours
+
+
+def power_by_source(results: xr.Dataset) -> go.Figure:
+    """Stacked power by source, one panel per site, with the facility load as a line."""
+    frame = power_frame(results)
+    sites = [str(s) for s in results["site"].values]
+    figure = px.area(
+        frame,
+        x="time",
+        y="mw",
+        color="source",
+        facet_row="site",
+        category_orders={"site": sites},
+        color_discrete_map=source_colours(results),
+        labels={"mw": "MW", "time": TIME_AXIS},
+    )
+    load = results["facility_power_mw"]
+    for row, site in enumerate(sites):
+        figure.add_trace(
+            go.Scatter(
+                x=results["time"].values,
+                y=load.sel(site=site).values,
+                mode="lines",
+                line={"color": "black", "dash": "dot", "width": 1.5},
+                name="facility load",
+                showlegend=row == 0,
+            ),
+            row=len(sites) - row,
+            col=1,
+        )
+    figure.for_each_annotation(lambda a: a.update(text=a.text.split("=")[-1]))
+    figure.update_yaxes(matches=None, title_text="MW")
+    return _layout(figure, height=170 * len(sites) + 80)
+
+
+def workloads(results: xr.Dataset) -> list[tuple[str, str]]:
+    """Every (kind, name) of a training job or inference service."""
+    found = [("job", str(j)) for j in results["job"].values] if results.sizes.get("job") else []
+    if results.sizes.get("service"):
+        found += [("service", str(s)) for s in results["service"].values]
+    return found
+
+
+def placement_heatmap(results: xr.Dataset, kind: str, name: str) -> go.Figure:
+    """Chips of one job or service at each site and step (summed over systems)."""
+    variable = "training_chips" if kind == "job" else "inference_chips"
+    chips = results[variable].sel({kind: name}).sum("system")
+    figure = go.Figure(
+        go.Heatmap(
+            z=chips.values,
+            x=chips["time"].values,
+            y=[str(s) for s in chips["site"].values],
+            colorscale="Viridis",
+            colorbar={"title": "chips"},
+            hovertemplate="%{y}<br>%{x}<br>%{z:,.0f} chips<extra></extra>",
+        )
+    )
+    figure.update_layout(title=f"{kind} {name}: chips by site", xaxis_title=TIME_AXIS)
+    return _layout(figure, height=120 + 40 * chips.sizes["site"])
+
+
+def latency_frame(results: xr.Dataset) -> pd.DataFrame:
+    """Served demand by round-trip latency: service, region, site, latency, token-hours/s."""
+    if not results.sizes.get("service") or "latency_ms" not in results:
+        return pd.DataFrame(columns=["service", "region", "site", "latency_ms", "tokens"])
+    served = results["served_tokens_per_s"].sum("time")
+    frame = served.to_dataframe(name="tokens").reset_index()
+    latency = results["latency_ms"].to_dataframe(name="latency_ms").reset_index()
+    frame = frame.merge(latency[["region", "site", "latency_ms"]], on=["region", "site"])
+    return frame[frame["tokens"] > 0][["service", "region", "site", "latency_ms", "tokens"]]
+
+
+def latency_distribution(results: xr.Dataset, inputs: xr.Dataset) -> go.Figure:
+    """Share of served tokens by round-trip latency, with each service's SLA."""
+    frame = latency_frame(results)
+    if frame.empty:
+        figure = go.Figure()
+        figure.update_layout(title="no inference demand was served")
+        return _layout(figure, height=200)
+    total = frame.groupby("service")["tokens"].transform("sum")
+    frame = frame.assign(share=frame["tokens"] / total * 100.0)
+    figure = px.histogram(
+        frame,
+        x="latency_ms",
+        y="share",
+        color="service",
+        histfunc="sum",
+        nbins=30,
+        barmode="overlay",
+        labels={"latency_ms": "round trip (ms)", "share": "share of served tokens (%)"},
+    )
+    for service in frame["service"].unique():
+        sla = float(inputs["sla_ms"].sel(service=service))
+        figure.add_vline(
+            x=sla, line_dash="dash", line_color="crimson", annotation_text=f"SLA {service} {sla:g} ms"
+        )
+    figure.update_layout(yaxis_title="share of served tokens (%)")
+    return _layout(figure, height=360)
+
+
+def utilisation_frame(results: xr.Dataset, inputs: xr.Dataset) -> pd.DataFrame:
+    """Per site and step: chips in use / usable chips, and facility power / envelope (%)."""
+    used = results["training_chips"].sum(("job", "system")) + results["inference_chips"].sum(
+        ("service", "system")
+    )
+    usable = inputs["chips_installed"].sum("system") * inputs["availability"]
+    chips = (used / usable.where(usable > 0)).fillna(0.0) * 100.0
+    power = results["facility_power_mw"] / inputs["power_envelope_mw"] * 100.0
+    frame = chips.to_dataframe(name="chips in use (%)").reset_index()
+    frame["power of envelope (%)"] = power.transpose("site", "time").values.ravel()
+    return frame[["site", "time", "chips in use (%)", "power of envelope (%)"]]
+
+
+def utilisation(results: xr.Dataset, inputs: xr.Dataset, measure: str = "chips in use (%)") -> go.Figure:
+    """Utilisation of each site over time (chips or power)."""
+    frame = utilisation_frame(results, inputs)
+    figure = px.line(frame, x="time", y=measure, color="site", labels={"time": TIME_AXIS})
+    figure.update_yaxes(rangemode="tozero")
+    return _layout(figure, height=360)
+
+
+def link_traffic(results: xr.Dataset, measure: str = "traffic") -> go.Figure:
+    """Gradient traffic (Gb/s) or utilisation (%) of each DCI link over time."""
+    if not results.sizes.get("link"):
+        figure = go.Figure()
+        figure.update_layout(title="the scenario has no DCI links")
+        return _layout(figure, height=200)
+    if measure == "traffic":
+        data = results["link_traffic_gbit_s"]
+        label = "traffic (Gb/s)"
+    else:
+        data = results["link_utilisation"] * 100.0
+        label = "utilisation (%)"
+    frame = data.to_dataframe(name=label).reset_index()
+    figure = px.line(frame, x="time", y=label, color="link", labels={"time": TIME_AXIS})
+    figure.update_yaxes(rangemode="tozero")
+    return _layout(figure, height=360)
+
+
+def workload_table(results: xr.Dataset) -> pd.DataFrame:
+    """Energy, emissions and energy cost of each training job and inference service."""
+    rows = []
+    for kind in ("job", "service"):
+        if not results.sizes.get(kind) or f"{kind}_energy_mwh" not in results:
+            continue
+        for name in results[kind].values:
+            pick = {kind: name}
+            rows.append(
+                {
+                    "kind": "training job" if kind == "job" else "inference service",
+                    "name": str(name),
+                    "energy (MWh)": float(results[f"{kind}_energy_mwh"].sel(pick)),
+                    "emissions (tCO2e)": float(results[f"{kind}_emissions_tco2"].sel(pick)),
+                    "energy cost (USD)": float(results[f"{kind}_cost_usd"].sel(pick)),
+                }
+            )
+    return pd.DataFrame(rows).round(2)
+
+
+def workload_bars(table: pd.DataFrame) -> go.Figure:
+    """The workload table as grouped bars, one panel per measure."""
+    long = table.melt(id_vars=["kind", "name"], var_name="measure", value_name="value")
+    figure = px.bar(long, x="name", y="value", color="kind", facet_col="measure")
+    figure.update_yaxes(matches=None, showticklabels=True, title_text="")
+    figure.for_each_annotation(lambda a: a.update(text=a.text.split("=")[-1]))
+    return _layout(figure, height=320)
+
+
+def site_energy_table(results: xr.Dataset) -> pd.DataFrame:
+    """Energy, emissions and cost at each site over the horizon."""
+    return pd.DataFrame(
+        {
+            "site": [str(s) for s in results["site"].values],
+            "energy (MWh)": results["energy_mwh"].sum("time").values,
+            "emissions (tCO2e)": results["emissions_tco2"].sum("time").values,
+            "energy cost (USD)": results["energy_cost_usd"].sum("time").values,
+            "peak facility power (MW)": results["facility_power_mw"].max("time").values,
+        }
+    ).round(2)
+
+
+def pareto_mask(
+    x: np.ndarray, y: np.ndarray, maximise_x: bool = False, maximise_y: bool = False
+) -> np.ndarray:
+    """True for the points no other point beats in both x and y (NaN points are never on it)."""
+    x = np.asarray(x, dtype=float) * (-1 if maximise_x else 1)
+    y = np.asarray(y, dtype=float) * (-1 if maximise_y else 1)
+    valid = ~(np.isnan(x) | np.isnan(y))
+    mask = np.zeros(len(x), dtype=bool)
+    for i in np.flatnonzero(valid):
+        others = valid & (x <= x[i]) & (y <= y[i]) & ((x < x[i]) | (y < y[i]))
+        mask[i] = not others.any()
+    return mask
+
+
+def batch_scatter(
+    table: pd.DataFrame, x: str, y: str, colour: str | None, front: np.ndarray
+) -> go.Figure:
+    """Two KPIs of every case, coloured by a swept parameter, with the Pareto front drawn."""
+    hover = [c for c in ("case", "status") if c in table.columns]
+    colour_values = table[colour].astype(str) if colour and table[colour].nunique() <= 12 else None
+    figure = px.scatter(
+        table,
+        x=x,
+        y=y,
+        color=colour_values if colour_values is not None else (table[colour] if colour else None),
+        hover_data=hover,
+        labels={"color": colour or ""},
+    )
+    figure.update_traces(marker={"size": 11})
+    on_front = table[front].sort_values(x)
+    figure.add_trace(
+        go.Scatter(
+            x=on_front[x],
+            y=on_front[y],
+            mode="lines",
+            line={"color": "black", "dash": "dash"},
+            name="Pareto front",
+        )
+    )
+    return _layout(figure, height=420)

@@ -1,0 +1,176 @@
+"""The knob widgets, one bordered box per scenario section, each with its problems under it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from copy import deepcopy
+from pathlib import Path
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from geomodel.catalog import Catalog
+from geomodel.scenario import Problem, Scenario
+from geomodel.ui import state
+from geomodel.ui.components.problems import show_problems
+from geomodel.ui.knobs import OTHER, SECTIONS, KnobValues
+
+HOURS_MAX = 8784  # a leap year
+
+
+def knob_widgets(
+    scenario: Scenario,
+    catalog: Catalog,
+    base: KnobValues,
+    time_limit_cap: float,
+) -> tuple[KnobValues, dict[str, DeltaGenerator]]:
+    """Draw every knob from ``base`` (the file's values).
+
+    Returns what the knobs now say and, per section, the slot under its widgets
+    where :func:`show_section_problems` puts that section's problems.
+    """
+    values = deepcopy(base)
+    editors: dict[str, Callable[[], None]] = {
+        "time": lambda: _time(scenario, values),
+        "sites": lambda: _sites(scenario, values),
+        "regions": lambda: _demand(scenario, values),
+        "links": lambda: _links(scenario, catalog, values),
+        "objective": lambda: _objective(values),
+        "solver": lambda: _solver(values, time_limit_cap),
+    }
+    slots = {}
+    for section, title in SECTIONS.items():
+        with st.container(border=True):
+            st.markdown(f"**{title}**")
+            editors[section]()
+            slots[section] = st.container()
+    slots[OTHER] = st.container()
+    return values, slots
+
+
+def show_section_problems(
+    slots: dict[str, DeltaGenerator],
+    problems: dict[str, list[Problem]],
+    folder: Path,
+) -> None:
+    """Each section's problems under its widgets; the rest in a box of their own."""
+    for section, found in problems.items():
+        if section == OTHER:
+            with slots[OTHER].container(border=True):
+                st.markdown("**Other sections**")
+                show_problems(found, folder)
+        else:
+            with slots[section]:
+                show_problems(found, folder)
+
+
+def _time(scenario: Scenario, values: KnobValues) -> None:
+    step = max(1, int(scenario.time.resolution))
+    values.hours = int(
+        st.number_input(
+            "Horizon (h)",
+            min_value=step,
+            max_value=HOURS_MAX,
+            value=values.hours,
+            step=step,
+            key=state.knob_key("time.hours"),
+            help=f"time.hours; starts {scenario.time.start:%Y-%m-%d %H:%M %z}, steps of {step} h",
+        )
+    )
+
+
+def _sites(scenario: Scenario, values: KnobValues) -> None:
+    for name, site in scenario.sites.items():
+        systems = list(site.systems)
+        cells = st.columns(1 + max(1, len(systems)))
+        values.envelopes[name] = cells[0].number_input(
+            f"{name}: power envelope (MW)",
+            min_value=0.1,
+            value=float(values.envelopes[name]),
+            step=10.0,
+            key=state.knob_key(f"sites.{name}.power_envelope"),
+            help=f"sites.{name}.power_envelope",
+        )
+        for cell, system in zip(cells[1:], systems, strict=False):
+            values.systems[name][system] = int(
+                cell.number_input(
+                    f"{name}: {system} (systems)",
+                    min_value=0,
+                    value=int(values.systems[name][system]),
+                    step=10,
+                    key=state.knob_key(f"sites.{name}.systems.{system}"),
+                    help=f"sites.{name}.systems.{system}: installed systems",
+                )
+            )
+
+
+def _demand(scenario: Scenario, values: KnobValues) -> None:
+    count = sum(len(region.demand) for region in scenario.regions.values())
+    values.demand_scale = st.slider(
+        "Demand scale (x every region's demand)",
+        min_value=0.0,
+        max_value=5.0,
+        value=float(values.demand_scale),
+        step=0.05,
+        key=state.knob_key("regions.demand.scale"),
+        help=f"multiplies regions.*.demand.*.scale ({count} demand series)",
+    )
+
+
+def _links(scenario: Scenario, catalog: Catalog, values: KnobValues) -> None:
+    if values.technology is None:
+        st.caption("This scenario lists its DCI routes one by one (no links.mesh); edit them in YAML.")
+        return
+    names = sorted(catalog.links)
+    values.technology = st.selectbox(
+        "DCI technology of the mesh",
+        names,
+        index=names.index(values.technology) if values.technology in names else 0,
+        key=state.knob_key("links.mesh.technology"),
+        format_func=lambda n: (
+            f"{n}: {catalog.links[n].fibre_kind}, {catalog.links[n].latency_us_per_km:g} us/km"
+        ),
+        help="links.mesh.technology",
+    )
+
+
+def _objective(values: KnobValues) -> None:
+    left, right = st.columns(2)
+    values.carbon_price = left.number_input(
+        "Carbon price (USD/tCO2)",
+        min_value=0.0,
+        value=float(values.carbon_price),
+        step=10.0,
+        key=state.knob_key("objective.carbon_price"),
+        help="objective.carbon_price",
+    )
+    values.latency_weight = right.number_input(
+        "Latency weight (USD/ms/Mtoken)",
+        min_value=0.0,
+        value=float(values.latency_weight),
+        step=0.0001,
+        format="%.5f",
+        key=state.knob_key("objective.latency_weight"),
+        help="objective.latency_weight: cost of each ms of round trip per million served tokens",
+    )
+
+
+def _solver(values: KnobValues, cap: float) -> None:
+    values.time_limit = st.number_input(
+        "Time limit (s)",
+        min_value=1.0,
+        max_value=float(cap),
+        value=float(min(values.time_limit, cap)),
+        step=10.0,
+        key=state.knob_key("solver.time_limit"),
+        help=f"solver.time_limit; the app bounds every run by {cap:g} s",
+    )
+
+
+def show_grouped(problems: dict[str, list[Problem]], folder: Path) -> None:
+    """Problems of a file whose knobs cannot be drawn, in one box per section."""
+    for section, title in {**SECTIONS, OTHER: "Other sections"}.items():
+        if problems.get(section):
+            with st.container(border=True):
+                st.markdown(f"**{title}**")
+                show_problems(problems[section], folder)

@@ -1,0 +1,76 @@
+"""Plugins page: loaded plugins, what each contributes, failures, and the catalogue."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from geomodel.catalog import CATALOG_KINDS
+from geomodel.cli.plugins_command import plugins_report
+from geomodel.ui import loaders
+
+#: catalogue columns worth a glance, per kind (the rest is in the entry's expander)
+COLUMNS = {
+    "hardware systems": [
+        "vendor",
+        "system",
+        "chip",
+        "chips_per_system",
+        "scale_up_domain_chips",
+        "active_power_kw_per_chip",
+        "mtbf_hours_per_chip",
+    ],
+    "link technologies": [
+        "fibre_kind",
+        "optics",
+        "latency_us_per_km",
+        "capacity_gbit_s_per_fibre_pair",
+        "reach_km",
+    ],
+    "power sources": ["kind", "price_usd_per_mwh", "carbon_kg_per_mwh", "capacity_factor", "country"],
+}
+
+
+def main() -> None:
+    st.title("Plugins")
+    catalog = loaders.catalog()
+    report = plugins_report(catalog)
+    st.subheader(f"Loaded plugins ({len(report['plugins'])})")
+    rows = [
+        {
+            "plugin": p["name"],
+            "distribution": p["distribution"],
+            "version": p["version"],
+            "module": p["module"],
+            **{kind: ", ".join(names) for kind, names in p["contributes"].items()},
+        }
+        for p in report["plugins"]
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    st.subheader("Failures")
+    if report["failed"]:
+        st.error(f"{len(report['failed'])} plugin problem(s); the other plugins still loaded.")
+        st.dataframe(pd.DataFrame(report["failed"]), hide_index=True)
+    else:
+        st.success("No plugin failed to load.", icon=":material/check_circle:")
+    st.subheader("Catalogue")
+    tabs = st.tabs([f"{kind} ({len(catalog.entries(kind))})" for kind in CATALOG_KINDS])
+    for tab, kind in zip(tabs, CATALOG_KINDS, strict=True):
+        with tab:
+            entries = catalog.entries(kind)
+            frame = pd.DataFrame(
+                [
+                    {
+                        "name": name,
+                        "plugin": catalog.provider.get((kind, name), ""),
+                        **{c: getattr(entry, c, None) for c in COLUMNS[kind]},
+                        "source": entry.source,
+                        "source type": entry.source_type,
+                    }
+                    for name, entry in sorted(entries.items())
+                ]
+            )
+            st.dataframe(frame, hide_index=True)
+
+
+main()
