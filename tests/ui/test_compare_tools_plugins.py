@@ -1,0 +1,106 @@
+"""Compare (two runs, a batch folder), tools and plugins pages under streamlit.testing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pandas as pd
+
+from geomodel.batch.store import MANIFEST, PARAM, record_path, result_path, write_manifest
+from geomodel.ui import state
+from geomodel.ui.runs import RunStore
+
+from .conftest import metrics, page, run_scenario, widget
+
+
+def _two_runs(app) -> tuple[str, str]:
+    a = run_scenario(app(), hours=24).session_state[state.LAST_RUN]
+    b = run_scenario(app(), hours=24, carbon_price=50.0).session_state[state.LAST_RUN]
+    return a, b
+
+
+def test_two_runs_side_by_side_with_kpi_deltas(app):
+    a, b = _two_runs(app)
+    at = app().run()
+    page(at, "compare")
+    assert not at.exception
+    at.selectbox(key=state.COMPARE_A).set_value(a).run()
+    at.selectbox(key=state.COMPARE_B).set_value(b).run()
+    shown = {m.label: m for m in at.metric}
+    assert shown["Objective (USD)"].delta.startswith("+")  # a carbon price costs money
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["kpi", "units", "A", "B", "B - A", "change (%)"]
+    carbon_term = table.set_index("kpi").loc["carbon_cost_term_usd"]
+    assert carbon_term["A"] == "0" and carbon_term["B"] != "0"
+
+
+def test_a_batch_folder_as_table_scatter_and_pareto_front(app, app_cache, tmp_path):
+    hashes = _two_runs(app)
+    outdir = tmp_path / "batch"
+    (outdir / "results").mkdir(parents=True)
+    rows = []
+    for price, scenario_hash in zip((0, 50), hashes, strict=True):
+        record = RunStore(app_cache).record(scenario_hash)
+        shutil.copy(RunStore(app_cache).result_path(scenario_hash), result_path(outdir, scenario_hash))
+        case = {"case": f"carbon_price={price}", "status": record["status"], "kpis": record["kpis"]}
+        record_path(outdir, scenario_hash).write_text(json.dumps(case))
+        rows.append(
+            {
+                "case": case["case"],
+                f"{PARAM}objective.carbon_price": price,
+                "hash": scenario_hash,
+                "status": record["status"],
+                "message": "",
+            }
+        )
+    write_manifest(outdir, rows)
+
+    at = app().run()
+    page(at, "compare")
+    at.text_input(key=state.BATCH_DIR).input(str(tmp_path)).run()
+    assert any(MANIFEST in e.value for e in at.error)  # not a batch folder
+    at.text_input(key=state.BATCH_DIR).input(str(outdir)).run()
+    assert not at.exception
+    table = at.dataframe[-2].value
+    assert table["case"].tolist() == ["carbon_price=0", "carbon_price=50"]
+    at.selectbox(key=state.BATCH_X).set_value("cost_usd").run()
+    at.selectbox(key=state.BATCH_Y).set_value("emissions_tco2").run()
+    assert widget(at.selectbox, "Colour by").value == f"{PARAM}objective.carbon_price"
+    assert len(at.get("plotly_chart")) == 1
+    front = at.dataframe[-1].value
+    assert isinstance(front, pd.DataFrame) and 1 <= len(front) <= 2
+    assert not at.exception
+
+
+def test_tools_page(app):
+    at = app().run()
+    page(at, "tools")
+    assert not at.exception
+    assert [t.label for t in at.tabs] == ["Sizing", "Reliability", "DCI latency"]
+    sizing = at.dataframe[0].value
+    assert {"gb200_nvl72", "hgx_h100_8"} <= set(sizing["system"])
+    at.number_input(key=state.tool_key("sizing", "chips")).set_value(8).run()
+    installed = at.dataframe[0].value.set_index("system")["chips_installed"]
+    assert installed["hgx_h100_8"] == 8 and installed["gb200_nvl72"] == 72  # whole systems
+    shown = metrics(at)
+    assert float(shown["Great-circle distance (km)"]) > 100  # Zhangbei to Beijing
+    assert "Goodput (%)" in shown
+    at.selectbox(key=state.tool_key("reliability", "system")).set_value("gb200_nvl72").run()
+    at.number_input(key=state.tool_key("dci", "budget")).set_value(0.0).run()
+    assert not at.exception
+
+
+def test_plugins_page(app, catalog):
+    at = app().run()
+    page(at, "plugins")
+    assert not at.exception
+    plugins = at.dataframe[0].value
+    assert set(catalog.plugins) <= set(plugins["plugin"])
+    hardware = plugins.set_index("plugin").loc["hardware", "hardware systems"]
+    assert "gb200_nvl72" in hardware
+    if catalog.failures:
+        assert at.error
+    else:
+        assert at.success[0].value == "No plugin failed to load."
+    assert len(at.tabs) == 3

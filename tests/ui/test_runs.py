@@ -1,0 +1,102 @@
+"""Runs under streamlit.testing: progress, KPIs, the results page, the cache across
+sessions (a browser reload), no duplicate runs, and an infeasible run in words."""
+
+from __future__ import annotations
+
+import time
+
+from geomodel.ui import loaders, state
+from geomodel.ui.format import HEADLINE, format_kpi, kpi_label
+from geomodel.ui.recipe import Recipe
+from geomodel.ui.runs import RunStore
+
+from .conftest import RUN_TIMEOUT, metrics, page, run_scenario, unescape, wait_for_run, widget
+
+RESULT_TABS = [
+    "Power",
+    "Placement",
+    "Latency",
+    "Utilisation",
+    "DCI links",
+    "Per workload",
+    "Map",
+    "All KPIs",
+]
+
+
+def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
+    at = app().run()
+    widget(at.number_input, "Horizon (h)").set_value(24).run()
+    at.button[0].click().run()
+    assert at.get("progress") or at.success, "no progress bar after pressing Run"
+    wait_for_run(at)
+    assert at.success[0].value.startswith("Solved: optimal")
+    scenario_hash = at.session_state[state.LAST_RUN]
+    record = RunStore(app_cache).record(scenario_hash)
+    assert record["status"] == "optimal"
+    assert record["command"] == "geomodel run scenarios/quickstart.yaml --set time.hours=24"
+    shown = metrics(at)
+    for name in HEADLINE:
+        assert shown[kpi_label(name)] == format_kpi(name, record["kpis"][name])
+
+    page(at, "results")
+    assert not at.exception
+    assert at.query_params[state.RUN_PARAM] == scenario_hash
+    shown = metrics(at)
+    for name in HEADLINE:
+        assert shown[kpi_label(name)] == format_kpi(name, record["kpis"][name])
+    assert [t.label for t in at.tabs] == RESULT_TABS
+    assert len(at.get("plotly_chart")) == 6  # power, placement, latency, utilisation, links, workloads
+    assert len(at.get("deck_gl_json_chart")) == 1
+    assert [d.label for d in at.get("download_button")] == ["Results (NetCDF)", "KPI table (CSV)"]
+    workloads = at.dataframe[1].value
+    assert workloads["name"].tolist() == ["pretrain", "chat"]
+
+    at.selectbox(key=state.RESULT_WORKLOAD).set_value(("service", "chat")).run()
+    at.radio(key=state.RESULT_UTILISATION).set_value("power of envelope (%)").run()
+    at.radio(key=state.RESULT_LINKS).set_value("utilisation").run()
+    assert not at.exception
+
+
+def test_a_reloaded_page_finds_the_cached_run(app):
+    first = run_scenario(app(), hours=24)
+    scenario_hash = first.session_state[state.LAST_RUN]
+    again = app().run()  # a new browser session, as after a reload
+    widget(again.number_input, "Horizon (h)").set_value(24).run()
+    assert again.button[0].label == "Run (cached)"
+    assert again.success and "Energy cost (USD)" in metrics(again)
+    reloaded = app()
+    reloaded.query_params[state.RUN_PARAM] = scenario_hash
+    reloaded.run()
+    page(reloaded, "results")
+    assert reloaded.selectbox(key=state.RESULT_PICK).value == scenario_hash
+
+
+def test_the_same_scenario_is_never_solved_twice_at_once(app, app_cache, catalog):
+    from geomodel.ui.paths import scenarios_dir
+    from geomodel.ui.recipe import load_recipe
+
+    app().run()  # the session's runner (and its warm solver process)
+    runner = loaders.runner(str(app_cache))
+    recipe = Recipe("bundled", "quickstart.yaml").with_overrides({"time.hours": 30})
+    scenario_hash = load_recipe(recipe, catalog, scenarios_dir()).origin.scenario_hash
+    assert runner.submit(recipe.as_dict(), scenario_hash, recipe.label(), 120) == "started"
+    assert runner.submit(recipe.as_dict(), scenario_hash, recipe.label(), 120) == "running"
+    other = app().run()  # another session on the same scenario sees the run in progress
+    widget(other.number_input, "Horizon (h)").set_value(30).run()
+    assert other.get("progress") or other.success
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while runner.status(scenario_hash).state == "running" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert runner.status(scenario_hash).state == "done"
+    assert runner.submit(recipe.as_dict(), scenario_hash, recipe.label(), 120) == "cached"
+
+
+def test_an_infeasible_run_explains_itself(app):
+    at = run_scenario(app(), hours=6)
+    assert any("No solution (infeasible)" in e.value for e in at.error)
+    page(at, "results")
+    assert not at.exception
+    assert any("No solution" in unescape(e.value) for e in at.error)
+    assert "Why" in [m.value.strip("*") for m in at.markdown]
+    assert not at.metric
