@@ -99,4 +99,5 @@ def test_an_infeasible_run_explains_itself(app):
     assert not at.exception
     assert any("No solution" in unescape(e.value) for e in at.error)
     assert "Why" in [m.value.strip("*") for m in at.markdown]
+    assert any("pretrain" in unescape(m.value) for m in at.markdown)  # the reason, in words
     assert not at.metric

@@ -34,3 +34,17 @@ def show_problems(problems: Iterable[Problem], folder: Path | None = None) -> No
             st.error(text, icon=":material/error:")
         else:
             st.warning(text, icon=":material/warning:")
+
+
+#: messages listed before the rest go into an expander
+SHOWN_MESSAGES = 8
+
+
+def show_messages(messages: list[str]) -> None:
+    """The solver's explanation as a list; a long one (one line per hour) folds away."""
+    for message in messages[:SHOWN_MESSAGES]:
+        st.markdown(f"- {plain(message)}")
+    rest = messages[SHOWN_MESSAGES:]
+    if rest:
+        with st.expander(f"{len(rest)} more"):
+            st.markdown("\n".join(f"- {plain(m)}" for m in rest))

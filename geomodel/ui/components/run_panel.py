@@ -9,6 +9,7 @@ import streamlit as st
 
 from geomodel.ui import loaders, state
 from geomodel.ui.components.kpis import show_kpis
+from geomodel.ui.components.problems import show_messages
 from geomodel.ui.paths import cache_dir, page_file
 from geomodel.ui.recipe import Recipe
 from geomodel.ui.runs import RunStatus
@@ -67,8 +68,7 @@ def show_status(status: RunStatus) -> None:
             show_kpis(record.get("kpis", {}))
         else:
             st.error(f"No solution ({outcome}).", icon=":material/block:")
-            for message in record.get("messages", []):
-                st.markdown(f"- {message}")
+            show_messages(record.get("messages", []))
         state.put(state.LAST_RUN, status.scenario_hash)
         st.page_link(page_file("results"), label="Open the results", icon=":material/insights:")
 

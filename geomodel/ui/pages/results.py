@@ -10,7 +10,7 @@ from geomodel.ui import loaders, state
 from geomodel.ui.components import charts
 from geomodel.ui.components.deck import LINK_COLOUR_BY, SIZE_BY, scenario_deck
 from geomodel.ui.components.kpis import kpi_frame, show_kpis
-from geomodel.ui.components.problems import plain
+from geomodel.ui.components.problems import plain, show_messages
 from geomodel.ui.components.run_panel import cache_folder, run_label, show_status
 from geomodel.ui.paths import page_file
 from geomodel.ui.runs import RunStore
@@ -57,8 +57,7 @@ def main() -> None:
     if result.status not in SOLVED:
         st.error(f"No solution: the solver reports **{result.status}**.", icon=":material/block:")
         st.markdown("**Why**")
-        for message in result.messages:
-            st.markdown(f"- {plain(message)}")
+        show_messages(result.messages)
         return
     for message in result.messages:
         st.warning(plain(message), icon=":material/warning:")
