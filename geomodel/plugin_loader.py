@@ -5,14 +5,17 @@ manager on each call. A plugin that fails to import, was built for another
 plugin API, or raises in a hook is recorded as a :class:`PluginFailure` with
 its distribution's name, and the others still load; ``GEOMODEL_STRICT_PLUGINS=1``
 turns any failure into an error. ``GEOMODEL_DISABLE_PLUGINS=a,b`` blocks plugins
-by entry-point or distribution name.
+by entry-point or distribution name. ``GEOMODEL_TRACE_HOOKS=1`` prints one line per
+hook call to stderr: hook, plugin, arguments, result and time taken.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from types import ModuleType
@@ -26,6 +29,7 @@ from geomodel.errors import PluginError
 
 STRICT_ENV = "GEOMODEL_STRICT_PLUGINS"
 DISABLE_ENV = "GEOMODEL_DISABLE_PLUGINS"
+TRACE_ENV = "GEOMODEL_TRACE_HOOKS"
 
 
 @dataclass(frozen=True)
@@ -85,14 +89,47 @@ class PluginHost:
         An implementation that raises is recorded as a failure and skipped.
         """
         caller = getattr(self.manager.hook, hook_name)
+        trace = _env_flag(TRACE_ENV)
         for impl in caller.get_hookimpls():  # registration order; pluggy only *calls* LIFO
             arguments = {name: kwargs[name] for name in impl.argnames}
+            started = time.perf_counter()
             try:
                 result = impl.function(**arguments)
             except Exception as error:  # a plugin's fault must not stop the others
-                self.fail(impl.plugin_name, hook_name, f"{type(error).__name__}: {one_line(error)}")
+                reason = f"{type(error).__name__}: {one_line(error)}"
+                if trace:
+                    _trace(hook_name, impl.plugin_name, arguments, f"raised {reason}", started)
+                self.fail(impl.plugin_name, hook_name, reason)
                 continue
+            if trace:
+                _trace(hook_name, impl.plugin_name, arguments, summarise(result), started)
             yield self.plugins[impl.plugin_name], result
+
+
+def summarise(value: Any, width: int = 60) -> str:
+    """A short description of a hook argument or result for the trace."""
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value if len(value) <= width else value[: width - 3] + "...")
+    if isinstance(value, list | tuple):
+        kinds = sorted({type(item).__name__ for item in value})
+        return f"{type(value).__name__} of {len(value)}" + (f" {'/'.join(kinds)}" if kinds else "")
+    sizes = getattr(value, "sizes", None)  # an xarray Dataset
+    if isinstance(sizes, Mapping):
+        return f"{type(value).__name__}({', '.join(f'{k}={n}' for k, n in sizes.items())})"
+    name = getattr(value, "name", None)
+    return f"{type(value).__name__} {name!r}" if isinstance(name, str) else type(value).__name__
+
+
+def _trace(hook_name: str, plugin: str, arguments: dict[str, Any], outcome: str, started: float) -> None:
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    shown = ", ".join(f"{k}={summarise(v)}" for k, v in arguments.items())
+    print(
+        f"[geomodel trace] {hook_name}({shown}) plugin={plugin!r} -> {outcome} in {elapsed_ms:.1f} ms",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def plugin_api_major(version: str) -> str:
