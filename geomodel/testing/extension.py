@@ -1,0 +1,203 @@
+"""Conformance checks of the scenario hooks: ``validate_scenario`` and ``extend_model``.
+
+Both run on the minimal scenario (:mod:`geomodel.testing.scenario`). A plugin
+whose hooks read settings from ``extensions.<plugin name>`` declares example
+settings at module level, and the checks put them into the scenario::
+
+    GEOMODEL_EXAMPLE_SETTINGS = {"sites": {"site_a": {"limit": "10 m^3/day"}}}
+
+(``site_a`` is the minimal scenario's site.) Checked: ``validate_scenario``
+returns a list of strings, empty for a scenario that does not use the plugin and
+for the example settings; ``extend_model`` adds components named with the
+plugin's name as a prefix (and adds something when given settings), and the
+minimal scenario still builds and solves to optimality with the extension on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from geomodel.plugin_loader import PluginHost
+from geomodel.testing.results import CheckResult
+from geomodel.testing.scenario import MINIMAL_PLUGINS, load_minimal_scenario, minimal_scenario
+
+#: Module attribute with the settings the checks put under ``extensions.<plugin name>``.
+EXAMPLE_SETTINGS_ATTRIBUTE = "GEOMODEL_EXAMPLE_SETTINGS"
+SCENARIO_KIND = "scenario checks"
+MODEL_KIND = "model extension"
+
+
+def component_prefix(plugin: str) -> str:
+    """The prefix of a plugin's model components: its name with non-word characters as ``_``."""
+    return re.sub(r"\W", "_", plugin) + "_"
+
+
+def implemented_hooks(host: PluginHost, plugin: str) -> set[str]:
+    plugin_object = host.manager.get_plugin(plugin)
+    return {caller.name for caller in host.manager.get_hookcallers(plugin_object) or []}
+
+
+def call_plugin_hook(host: PluginHost, plugin: str, hook: str, **kwargs: Any) -> tuple[Any, str]:
+    """(result, problem) of one plugin's implementation of ``hook``."""
+    before = len(host.failures)
+    results = [result for info, result in host.call_each(hook, **kwargs) if info.name == plugin]
+    raised = [f.reason for f in host.failures[before:] if f.name == plugin]
+    del host.failures[before:]  # other plugins' faults are not this check's business
+    if raised:
+        return None, f"{hook} raised {raised[0]}"
+    return (results[0] if results else None), ""
+
+
+def check_scenario_hooks(
+    host: PluginHost, catalog: Any, plugin: str, settings: dict[str, Any] | None
+) -> list[CheckResult]:
+    """Check ``validate_scenario`` and ``extend_model`` where the plugin implements them."""
+    hooks = implemented_hooks(host, plugin) & {"validate_scenario", "extend_model"}
+    if not hooks:
+        return []
+    missing = [name for name in MINIMAL_PLUGINS if name not in host.plugins]
+    if missing:
+        message = (
+            f"the minimal scenario needs the built-in plugins {', '.join(missing)}, which are not loaded"
+        )
+        return [CheckResult("minimal-scenario", plugin, "", "", False, message, SCENARIO_KIND)]
+    results: list[CheckResult] = []
+    if "validate_scenario" in hooks:
+        results += _validate_checks(host, catalog, plugin, settings)
+    if "extend_model" in hooks:
+        results += _extension_checks(host, catalog, plugin, settings)
+    return results
+
+
+def _scenario(catalog: Any, plugin: str, settings: dict[str, Any] | None) -> tuple[Any, str]:
+    from geomodel.scenario import ScenarioError
+
+    data = minimal_scenario(extensions={plugin: settings} if settings else None)
+    try:
+        return load_minimal_scenario(catalog, data), ""
+    except ScenarioError as error:
+        return None, " ".join(str(error).split())
+
+
+def _validate_checks(
+    host: PluginHost, catalog: Any, plugin: str, settings: dict[str, Any] | None
+) -> list[CheckResult]:
+    def result(field: str, passed: bool, message: str) -> CheckResult:
+        return CheckResult("validate-scenario", plugin, "", field, passed, message, SCENARIO_KIND)
+
+    cases = [("", None)] + ([(f"extensions.{plugin}", settings)] if settings else [])
+    results = []
+    for field, given in cases:
+        what = "the example settings" if given else "a scenario that does not use the plugin"
+        scenario, problem = _scenario(_without(catalog, plugin), plugin, given)
+        if problem:
+            results.append(
+                result(field, False, f"the minimal scenario with {what} is invalid: {problem}")
+            )
+            continue
+        returned, problem = call_plugin_hook(
+            host, plugin, "validate_scenario", scenario=scenario, catalog=catalog
+        )
+        if problem:
+            results.append(result(field, False, f"with {what}: {problem}"))
+        elif not isinstance(returned, list) or not all(isinstance(p, str) for p in returned):
+            results.append(
+                result(field, False, f"returned {returned!r}; it must return a list of strings")
+            )
+        elif returned:
+            results.append(result(field, False, f"reports problems for {what}: {'; '.join(returned)}"))
+        else:
+            results.append(result(field, True, f"no problems reported for {what}"))
+    return results
+
+
+def _without(catalog: Any, plugin: str) -> Any:
+    """The catalogue with a host lacking ``plugin``, so loading the scenario runs the
+    other plugins' checks and this plugin's hook is called on its own."""
+    from dataclasses import replace
+
+    from geomodel.testing.hosts import plugin_host
+
+    others = plugin_host(
+        *[
+            (info.name, catalog.host.manager.get_plugin(info.name))
+            for info in catalog.plugins.values()
+            if info.name != plugin
+        ]
+    )
+    return replace(catalog, host=others)
+
+
+def _extension_checks(
+    host: PluginHost, catalog: Any, plugin: str, settings: dict[str, Any] | None
+) -> list[CheckResult]:
+    from geomodel.api import solve_inputs
+    from geomodel.inputs.build import build_inputs
+    from geomodel.model.build import build_model
+
+    def result(check: str, passed: bool, message: str, field: str = "") -> CheckResult:
+        return CheckResult(check, plugin, "", field, passed, message, MODEL_KIND)
+
+    scenario, problem = _scenario(catalog, plugin, settings)
+    if problem:
+        return [result("model-extension", False, f"the minimal scenario is invalid: {problem}")]
+    inputs = build_inputs(scenario, catalog)
+    model = build_model(inputs)
+    before = {component.name for component in model.component_objects(descend_into=True)}
+    _, problem = call_plugin_hook(host, plugin, "extend_model", model=model, inputs=inputs)
+    if problem:
+        return [result("model-extension", False, problem)]
+    added = sorted({c.name for c in model.component_objects(descend_into=True)} - before)
+    results = []
+    prefix = component_prefix(plugin)
+    badly_named = [name for name in added if not name.startswith(prefix)]
+    if badly_named:
+        message = (
+            f"components {badly_named} do not start with {prefix!r}; prefix them with the plugin's name"
+        )
+        results.append(result("extension-names", False, message, ", ".join(badly_named)))
+    elif added:
+        results.append(result("extension-names", True, f"adds {', '.join(added)}"))
+    if settings and not added:
+        message = f"adds nothing to the model with the settings {settings!r}"
+        results.append(result("extension-names", False, message, f"extensions.{plugin}"))
+    if not settings:
+        results.append(
+            result(
+                "example-settings",
+                True,
+                f"no {EXAMPLE_SETTINGS_ATTRIBUTE}: checked on the minimal scenario without settings; "
+                "declare them so the checks exercise the extension",
+            )
+        )
+    results.append(_solve_check(host, inputs, plugin, solve_inputs, result))
+    return results
+
+
+def _solve_check(
+    host: PluginHost, inputs: Any, plugin: str, solve_inputs: Any, result: Any
+) -> CheckResult:
+    before = len(host.failures)
+    solved = solve_inputs(inputs, host=host)
+    failed = [f.reason for f in host.failures[before:] if f.name == plugin]
+    del host.failures[before:]
+    if failed:
+        return result("model-solves", False, f"extend_model raised {failed[0]} during the solve")
+    status = solved.kpis.get("solver_status")
+    applied = solved.dataset.attrs.get("extensions", "").split(",")
+    if status != "optimal":
+        detail = "; ".join(solved.messages)
+        return result(
+            "model-solves", False, f"the minimal scenario with the extension ends {status}: {detail}"
+        )
+    if plugin not in applied:
+        return result(
+            "model-solves", False, f"the solve did not apply the extension (applied: {applied})"
+        )
+    plain = solve_inputs(inputs, host=None)
+    message = (
+        f"builds and solves to optimality: objective {solved.kpis['objective']:,.2f} USD "
+        f"({plain.kpis.get('objective', float('nan')):,.2f} USD without extensions)"
+    )
+    return result("model-solves", True, message)
