@@ -12,7 +12,14 @@ from collections.abc import Sequence
 import typer
 from typer.exceptions import TyperException
 
-from geomodel.cli import analysis, batch_command, plugins_command, run_commands, scenario_commands
+from geomodel.cli import (
+    analysis,
+    batch_command,
+    plugin_kit,
+    plugins_command,
+    run_commands,
+    scenario_commands,
+)
 from geomodel.errors import GeomodelError, UsageError
 
 app = typer.Typer(
@@ -23,6 +30,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("plugins")(plugins_command.plugins)
+app.command("new-plugin")(plugin_kit.new_plugin)
+app.command("check-plugin")(plugin_kit.check_plugin)
 app.command("validate")(scenario_commands.validate)
 app.command("schema")(scenario_commands.schema)
 app.command("run")(run_commands.run)
