@@ -25,6 +25,7 @@ KNOB_BASE = "knob_base"
 # handed between pages
 RECIPE = "recipe"  #: the Recipe of the scenario on the scenario page (knobs applied)
 LAST_RUN = "last_run"  #: scenario hash of the run this session started or opened last
+OPEN_RUN = "open_run"  #: the run the Results page should open next (set by the run panel)
 
 # results and compare pages
 RESULT_PICK = "results.pick"
@@ -51,6 +52,10 @@ def get(key: str, default: Any = None) -> Any:
 
 def put(key: str, value: Any) -> None:
     st.session_state[key] = value
+
+
+def pop(key: str) -> Any:
+    return st.session_state.pop(key, None)
 
 
 def variants_key(file_name: str) -> str:

@@ -101,3 +101,16 @@ def test_an_infeasible_run_explains_itself(app):
     assert "Why" in [m.value.strip("*") for m in at.markdown]
     assert any("pretrain" in unescape(m.value) for m in at.markdown)  # the reason, in words
     assert not at.metric
+
+
+def test_results_open_the_run_the_scenario_page_showed_last(app):
+    at = run_scenario(app(), hours=24)
+    first = at.session_state[state.LAST_RUN]
+    page(at, "results")
+    assert at.selectbox(key=state.RESULT_PICK).value == first
+    page(at, "scenario")
+    run_scenario(at, hours=24, carbon_price=50.0)
+    second = at.session_state[state.LAST_RUN]
+    assert second != first
+    page(at, "results")
+    assert at.selectbox(key=state.RESULT_PICK).value == second

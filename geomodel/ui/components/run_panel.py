@@ -70,6 +70,7 @@ def show_status(status: RunStatus) -> None:
             st.error(f"No solution ({outcome}).", icon=":material/block:")
             show_messages(record.get("messages", []))
         state.put(state.LAST_RUN, status.scenario_hash)
+        state.put(state.OPEN_RUN, status.scenario_hash)
         st.page_link(page_file("results"), label="Open the results", icon=":material/insights:")
 
 

@@ -19,12 +19,15 @@ SOLVED = ("optimal", "time_limit")
 
 
 def pick_run(records: list[dict]) -> dict:
-    """The run to show: the one in the URL, else this session's last, else the newest."""
+    """The run to show: the one the scenario page showed last, else the one picked here
+    before, else the one in the address (a reload), else the session's last, else the newest."""
     by_hash = {r["hash"]: r for r in records}
-    wanted = [st.query_params.get(state.RUN_PARAM), state.get(state.LAST_RUN)]
-    first = next((h for h in wanted if h in by_hash), records[0]["hash"])
-    if state.get(state.RESULT_PICK) not in by_hash:
-        state.put(state.RESULT_PICK, first)
+    requested = state.pop(state.OPEN_RUN)
+    if requested in by_hash:
+        state.put(state.RESULT_PICK, requested)
+    elif state.get(state.RESULT_PICK) not in by_hash:
+        wanted = [st.query_params.get(state.RUN_PARAM), state.get(state.LAST_RUN)]
+        state.put(state.RESULT_PICK, next((h for h in wanted if h in by_hash), records[0]["hash"]))
     chosen = st.selectbox(
         "Run", list(by_hash), format_func=lambda h: run_label(by_hash[h]), key=state.RESULT_PICK
     )
