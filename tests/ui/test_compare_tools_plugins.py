@@ -91,16 +91,18 @@ def test_tools_page(app):
     assert not at.exception
 
 
-def test_plugins_page(app, catalog):
+def test_plugins_page(app):
     at = app().run()
     page(at, "plugins")
     assert not at.exception
     plugins = at.dataframe[0].value
-    assert set(catalog.plugins) <= set(plugins["plugin"])
+    builtins = {"hardware", "dci", "grid", "solar", "wind", "firm", "battery"}
+    assert builtins <= set(plugins["plugin"])
     hardware = plugins.set_index("plugin").loc["hardware", "hardware systems"]
     assert "gb200_nvl72" in hardware
-    if catalog.failures:
-        assert at.error
-    else:
+    if at.success:  # other tests may install a broken plugin for a while
         assert at.success[0].value == "No plugin failed to load."
+    else:
+        assert "plugin problem" in at.error[0].value
+        assert {"name", "distribution", "stage", "reason"} <= set(at.dataframe[1].value.columns)
     assert len(at.tabs) == 3
