@@ -31,8 +31,10 @@ MANIFEST = "manifest.csv"
 COMBINED = "combined.nc"
 #: prefix of the manifest columns holding swept parameters
 PARAM = "param:"
+#: the status of a case stopped at its time limit before any feasible solution
+NO_SOLUTION = "no_solution"
 #: statuses worth keeping on a rerun (an "error" may be transient and is retried)
-FINAL_STATUSES = frozenset({"optimal", "time_limit", "infeasible", "unbounded"})
+FINAL_STATUSES = frozenset({"optimal", "time_limit", "infeasible", "unbounded", NO_SOLUTION})
 
 
 def check_writable(outdir: Path) -> None:

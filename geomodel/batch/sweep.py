@@ -59,9 +59,10 @@ class Sweep(BaseModel):
 
     @model_validator(mode="after")
     def _one_kind(self) -> Sweep:
-        lengths = {len(values) for values in self.zip.values()}
-        if len(lengths) > 1:
-            raise ValueError(f"zip lists must have one length, got lengths {sorted(lengths)}")
+        lengths = {path: len(values) for path, values in self.zip.items()}
+        if len(set(lengths.values())) > 1:
+            each = ", ".join(f"{path} has {count}" for path, count in lengths.items())
+            raise ValueError(f"zip lists must have one length: {each}")
         for path, values in {**self.grid, **self.zip}.items():
             if not values:
                 raise ValueError(f"{path}: give at least one value")

@@ -8,6 +8,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
+from geomodel.errors import GeomodelError
 
 #: KPI columns of the batch table, in order
 TABLE_KPIS = (
@@ -33,8 +34,12 @@ def batch(
 ) -> None:
     """Run every case of a sweep; rerunning skips finished cases."""
     from geomodel.batch.engine import run_batch
-    from geomodel.batch.store import kpi_table
+    from geomodel.batch.store import MANIFEST, check_writable, kpi_table
+    from geomodel.batch.sweep import load_sweep
 
+    # the usual mistakes end in one line, before the progress bar or any cluster starts
+    check_writable(output)
+    load_sweep(sweep_file)
     with _BatchBar(quiet=json_output) as show:
         summary = run_batch(sweep_file, output, scheduler=scheduler, workers=workers, progress=show)
     table = kpi_table(output)
@@ -46,12 +51,16 @@ def batch(
         if not json_output:
             for row in summary.failed:
                 console().print(f"[red]{row['case']}: {row['status']}[/red] {row.get('message', '')}")
-        raise typer.Exit(1)
+        # exit 1 with a last line that says how many failed and where to look
+        raise GeomodelError(
+            f"{len(summary.failed)} of {len(summary.rows)} cases failed; see {output / MANIFEST}"
+        )
 
 
 def print_batch_table(table, title: str) -> None:
     """Cases with their swept parameters, status and headline KPIs."""
-    params = [c for c in table.columns if c.startswith("param:")]
+    # a cases sweep records each case's name as a parameter too; the first column shows it
+    params = [c for c in table.columns if c.startswith("param:") and c != "param:case"]
     columns = {"case": "case", **{p: p.removeprefix("param:") for p in params}, "status": "status"}
     columns.update({k: k for k in TABLE_KPIS if k in table.columns})
     print_table(table.to_dict(orient="records"), columns, title=title)
@@ -90,4 +99,6 @@ class _BatchBar:
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
+            if exc[0] is not None:  # the error's one line says it all; no stale bar above it
+                self.bar.live.transient = True
             self.bar.__exit__(*exc)
