@@ -17,8 +17,8 @@ HEADLINE: dict[str, str] = {
     "emissions_tco2": "Emissions",
     "latency_ms_mean": "Mean latency",
     "latency_ms_p95": "P95 latency",
-    "unserved_fraction": "Unserved demand",
-    "renewable_share": "Renewable share",
+    "unserved_fraction": "Unserved",
+    "renewable_share": "Renewables",
     "objective": "Objective",
 }
 #: KPIs where a larger value is better (metric deltas are coloured accordingly)

@@ -88,12 +88,23 @@ def _stop(server: subprocess.Popen) -> None:
             server.wait(timeout=5)
 
 
+_READ_METRICS = """els => els.map(e => [
+    (e.querySelector('[data-testid="stMetricLabel"]') || {}).innerText || '',
+    (e.querySelector('[data-testid="stMetricValue"]') || {}).innerText || ''])"""
+
+
 def _metrics(page) -> dict[str, str]:
-    shown = {}
-    for metric in page.locator('[data-testid="stMetric"]').all():
-        label = metric.locator('[data-testid="stMetricLabel"]').inner_text().strip()
-        shown[label] = metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
-    return shown
+    """Every metric's label and value, read in one go once two reads agree (the page
+    reruns when a run ends, so elements may be replaced between reads)."""
+    previous = None
+    for _ in range(40):
+        pairs = page.eval_on_selector_all('[data-testid="stMetric"]', _READ_METRICS)
+        shown = {label.strip(): value.strip() for label, value in pairs}
+        if shown and shown == previous:
+            return shown
+        previous = shown
+        page.wait_for_timeout(250)
+    return previous or {}
 
 
 def _assert_matches_cli(shown: dict[str, str], cli_kpis: dict) -> None:
@@ -158,6 +169,9 @@ def test_quickstart_in_headless_chromium_matches_the_cli(server):
             assert cli.returncode == 0, err
             expected = json.loads(out)["kpis"]
             _assert_matches_cli(_metrics(page), expected)
+            page.mouse.move(5, 5)  # no button tooltip over the screenshot
+            page.evaluate("document.activeElement && document.activeElement.blur()")
+            page.wait_for_timeout(500)
             page.screenshot(path=str(ARTIFACTS / "app-scenario.png"), full_page=True)
 
             page.get_by_role("link", name="Results").first.click()

@@ -150,7 +150,7 @@ def test_recipe_round_trips_through_a_dict():
 
 def test_kpi_format():
     assert kpi_label("cost_usd") == "Energy cost (USD)"
-    assert kpi_label("renewable_share") == "Renewable share (%)"
+    assert kpi_label("renewable_share") == "Renewables (%)"
     assert format_kpi("renewable_share", 0.76543) == "76.54"
     assert format_kpi("cost_usd", 171834.52) == "171,835"
     assert format_kpi("latency_ms_mean", float("nan")) == "-"

@@ -136,6 +136,7 @@ def scenario_deck(
     measure = sites["chips"] if size_by == "chips" else sites["power_envelope_mw"]
     largest = float(measure.max()) if len(measure) and float(measure.max()) > 0 else 1.0
     sites["radius"] = 6 + 22 * np.sqrt(measure / largest)
+    sites["label_offset"] = [[float(r) + 4.0, 0.0] for r in sites["radius"]]  # right of the dot
     low, high = CARBON_RANGE
     sites["color"] = [
         [*_blend(_CLEAN, _DIRTY, (c - low) / (high - low)), 220] for c in sites["grid_carbon_kg_per_mwh"]
@@ -227,7 +228,8 @@ def scenario_deck(
             get_text="site",
             get_size=13,
             get_color=[20, 20, 20, 255],
-            get_pixel_offset=[0, -26],
+            get_pixel_offset="label_offset",
+            get_text_anchor="'start'",
         ),
     ]
     lats = np.concatenate([sites["lat"].to_numpy(), regions["lat"].to_numpy(dtype=float)])
