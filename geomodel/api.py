@@ -24,8 +24,8 @@ from geomodel.results.extract import extract_results
 from geomodel.results.kpis import compute_kpis
 from geomodel.results.result import Result, attach_kpis
 from geomodel.scenario import Scenario, load_scenario
-from geomodel.solve.explain import explain_constraints
-from geomodel.solve.highs import SolveOutcome, SolverSettings, solve_model
+from geomodel.solver.explain import explain_constraints
+from geomodel.solver.highs import SolveOutcome, SolverSettings, solve_model
 
 Progress = Callable[[str], None]
 _KUSD = 1000.0
