@@ -91,6 +91,7 @@ def _resolve(
 ) -> Scenario:
     variants = tuple(variants)
     override_map = parse_overrides(overrides)
+    expand_shorthands(document.data)
     base = document
     document = _apply_variants(document, variants, label)
     document = _apply_overrides(document, override_map)
@@ -110,6 +111,21 @@ def _resolve(
     origin.plugin_versions = catalog.versions()
     origin.scenario_hash = scenario_hash(scenario)
     return scenario
+
+
+def expand_shorthands(data: dict[str, Any]) -> dict[str, Any]:
+    """Write a bare demand (``chat: 30e6 token/s``) as ``{constant: ...}``, in place.
+
+    Variants and ``--set`` can then add fields such as ``scale`` to it as to any
+    other demand, instead of replacing the number.
+    """
+    regions = data.get("regions")
+    for region in regions.values() if isinstance(regions, dict) else ():
+        demands = region.get("demand") if isinstance(region, dict) else None
+        for service, demand in demands.items() if isinstance(demands, dict) else ():
+            if isinstance(demand, int | float | str) and not isinstance(demand, bool):
+                demands[service] = {"constant": demand}
+    return data
 
 
 def _apply_overrides(document: Document, overrides: dict[str, Any]) -> Document:
@@ -220,7 +236,7 @@ def _apply_variants(document: Document, names: tuple[str, ...], label: str) -> D
                 ],
                 label,
             )
-        document = merge_documents(document, Document(patch, positions))
+        document = merge_documents(document, Document(expand_shorthands(patch), positions))
     return document
 
 
