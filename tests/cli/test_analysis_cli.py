@@ -245,11 +245,6 @@ def test_swapped_coordinates_get_a_hint(results):
     assert "did you swap them? try 41.15,114.7" in results["dci-swapped"].stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="geomodel.cli.main catches click.ClickException, but Typer 0.29 raises its "
-    "vendored typer._click exceptions, which end as 'Internal error' with exit 3",
-)
 @pytest.mark.parametrize("case", list(PARSE_ERRORS))
 def test_parse_errors_exit_2_without_traceback(results, case):
     _, option = PARSE_ERRORS[case]
