@@ -6,9 +6,8 @@ the geomodel repository); these show how a data plugin uses geomodel.testing.
 
 from __future__ import annotations
 
-import pytest
-
 import geomodel_electricitymaps as plugin
+import pytest
 
 
 @pytest.fixture(autouse=True)
