@@ -15,10 +15,9 @@ import numpy as np
 import xarray as xr
 
 from geomodel.api import Progress, solve_inputs
-from geomodel.inputs.dataset import variable
 from geomodel.plugin_loader import PluginHost
-from geomodel.results.kpis import KPI_SPECS
 from geomodel.results.result import Result
+from geomodel.results.stack import stack_results
 
 #: term -> (KPI that measures it, units)
 PARETO_TERMS = {"latency": ("latency_ms_mean", "ms"), "carbon": ("emissions_tco2", "tCO2e")}
@@ -34,24 +33,14 @@ class ParetoFront:
 
     def dataset(self) -> xr.Dataset:
         """The points' results along a ``pareto`` dimension, with each KPI as a variable."""
-        solved = [p.dataset for p in self.points]
-        combined = xr.concat(
-            solved,
-            dim="pareto",
-            combine_attrs="drop_conflicts",
-            data_vars="all",
-            coords="minimal",
-            compat="override",
+        combined = stack_results(
+            [p.dataset for p in self.points], [p.kpis for p in self.points], "pareto"
         )
         kpi, units = PARETO_TERMS[self.term]
         combined = combined.assign_coords(
             epsilon=("pareto", np.asarray(self.bounds)),
         )
         combined["epsilon"].attrs.update(units=units, description=f"bound on {kpi}")
-        for name, (kpi_units, description) in KPI_SPECS.items():
-            values = [p.kpis.get(name) for p in self.points]
-            if all(isinstance(v, int | float) for v in values):
-                combined[f"kpi_{name}"] = variable("pareto", values, kpi_units or "1", description)
         combined.attrs["pareto_term"] = self.term
         return combined
 

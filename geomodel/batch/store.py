@@ -25,6 +25,7 @@ import xarray as xr
 from geomodel.errors import UsageError
 from geomodel.results.kpis import KPI_SPECS
 from geomodel.results.result import open_result
+from geomodel.results.stack import stack_results
 
 RESULTS = "results"
 MANIFEST = "manifest.csv"
@@ -112,31 +113,15 @@ def combine(outdir: Path) -> xr.Dataset:
     table = kpi_table(outdir)
     solved = table[table["status"].isin(["optimal", "time_limit"])]
     solved = solved.drop_duplicates("case")
-    datasets = []
-    for _, row in solved.iterrows():
-        path = result_path(outdir, str(row["hash"]))
-        if path.exists():
-            datasets.append(open_result(path).dataset)
-    if not datasets:
+    solved = solved[[result_path(outdir, str(h)).exists() for h in solved["hash"]]]
+    if solved.empty:
         return xr.Dataset(coords={"scenario": []})
-    combined = xr.concat(
-        datasets,
-        dim="scenario",
-        combine_attrs="drop_conflicts",
-        data_vars="all",
-        coords="minimal",
-        compat="override",
-        join="outer",
-    )
+    datasets = [open_result(result_path(outdir, str(h))).dataset for h in solved["hash"]]
+    combined = stack_results(datasets, solved.to_dict(orient="records"), "scenario")
     combined = combined.assign_coords(scenario=("scenario", solved["case"].astype(str).tolist()))
     for column in _parameter_columns(solved):
         values = solved[column].tolist()
         combined = combined.assign_coords({column.removeprefix(PARAM): ("scenario", values)})
-    for name, (units, description) in KPI_SPECS.items():
-        if name in solved and pd.api.types.is_numeric_dtype(solved[name]):
-            combined[f"kpi_{name}"] = xr.Variable(
-                "scenario", solved[name].to_numpy(float), {"units": units, "description": description}
-            )
     return combined
 
 
