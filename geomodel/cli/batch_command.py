@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
@@ -50,7 +51,8 @@ def batch(
     if summary.failed:
         if not json_output:
             for row in summary.failed:
-                console().print(f"[red]{row['case']}: {row['status']}[/red] {row.get('message', '')}")
+                head = escape(f"{row['case']}: {row['status']}")
+                console().print(f"[red]{head}[/red] {escape(str(row.get('message', '')))}")
         # exit 1 with a last line that says how many failed and where to look
         raise GeomodelError(
             f"{len(summary.failed)} of {len(summary.rows)} cases failed; see {output / MANIFEST}"

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
@@ -153,7 +154,7 @@ def print_kpis(result, title: str) -> None:
     print_table(rows, {"kpi": "KPI", "value": "value", "units": "units"}, title=title)
     out = console()
     for message in result.messages:
-        out.print(f"[yellow]{message}[/yellow]")
+        out.print(f"[yellow]{escape(message)}[/yellow]")
 
 
 def _parse_pareto(text: str | None) -> tuple[str, int] | None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
 
@@ -50,7 +51,7 @@ def validate(
     ]
     print_table(rows, {"what": "", "value": ""}, title=scenario.name or None)
     for warning in summary["warnings"]:
-        out.print(f"[yellow]{warning}[/yellow]")
+        out.print(f"[yellow]{escape(warning)}[/yellow]")
 
 
 def schema() -> None:
