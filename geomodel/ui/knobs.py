@@ -95,21 +95,13 @@ def overrides(scenario: Scenario, values: KnobValues, time_limit_cap: float) -> 
 
 
 def _demand_overrides(scenario: Scenario, factor: float) -> dict[str, Any]:
-    """``regions.R.demand.S.scale`` for every demand; a demand written as a bare
-    quantity (``chat: 30e6 token/s``) is rewritten as ``{constant: ..., scale: ...}``,
-    since a ``--set`` of ``.scale`` alone would replace the quantity."""
-    raw_regions = scenario.origin.document.data.get("regions", {}) if scenario.origin else {}
-    found: dict[str, Any] = {}
-    for region_name, region in scenario.regions.items():
-        raw_demand = (raw_regions.get(region_name) or {}).get("demand") or {}
-        for service, demand in region.demand.items():
-            scale = float(demand.scale) * factor
-            raw = raw_demand.get(service)
-            if isinstance(raw, dict) or raw is None:
-                found[f"regions.{region_name}.demand.{service}.scale"] = scale
-            else:
-                found[f"regions.{region_name}.demand.{service}"] = {"constant": raw, "scale": scale}
-    return found
+    """``regions.R.demand.S.scale`` for every demand (the loader expands a bare
+    quantity to ``{constant: ...}``, so a scale can be set on any demand)."""
+    return {
+        f"regions.{region_name}.demand.{service}.scale": float(demand.scale) * factor
+        for region_name, region in scenario.regions.items()
+        for service, demand in region.demand.items()
+    }
 
 
 def section_of(problem: Problem) -> str:

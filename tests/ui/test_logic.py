@@ -57,11 +57,11 @@ def test_changed_knobs_become_set_overrides(quickstart, catalog):
     assert "--set objective.carbon_price=50.0" in recipe.command()
 
 
-def test_demand_scale_rewrites_a_bare_quantity(quickstart, catalog):
+def test_demand_scale_applies_to_a_bare_quantity_too(quickstart, catalog):
     values = knobs.defaults(quickstart, CAP)
     values.demand_scale = 2.0
     found = knobs.overrides(quickstart, values, CAP)
-    assert found["regions.dallas.demand.chat"] == {"constant": "30e6 token/s", "scale": 2.0}
+    assert found["regions.dallas.demand.chat.scale"] == 2.0  # written "chat: 30e6 token/s"
     assert found["regions.new_york.demand.chat.scale"] == 2.0
     scaled = load_recipe(
         Recipe("bundled", "quickstart.yaml").with_overrides(found), catalog, scenarios_dir()
