@@ -24,7 +24,6 @@ import xarray as xr
 
 from geomodel.errors import UsageError
 from geomodel.results.kpis import KPI_SPECS
-from geomodel.results.result import open_result
 from geomodel.results.stack import stack_results
 
 RESULTS = "results"
@@ -116,7 +115,9 @@ def combine(outdir: Path) -> xr.Dataset:
     solved = solved[[result_path(outdir, str(h)).exists() for h in solved["hash"]]]
     if solved.empty:
         return xr.Dataset(coords={"scenario": []})
-    datasets = [open_result(result_path(outdir, str(h))).dataset for h in solved["hash"]]
+    # the results group alone (what Result.dataset holds): open_result reads the inputs
+    # group as well, which doubled the time of this step
+    datasets = [xr.load_dataset(result_path(outdir, str(h)), engine="h5netcdf") for h in solved["hash"]]
     combined = stack_results(datasets, solved.to_dict(orient="records"), "scenario")
     combined = combined.assign_coords(scenario=("scenario", solved["case"].astype(str).tolist()))
     for column in _parameter_columns(solved):
