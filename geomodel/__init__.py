@@ -10,6 +10,7 @@ from geomodel.catalog import Catalog, HardwareSystem, LinkTechnology, PowerSourc
 from geomodel.errors import GeomodelError, UnknownNameError, UsageError
 from geomodel.geo import Location, geodesic_km
 from geomodel.hookspecs import PLUGIN_API_VERSION, hookimpl
+from geomodel.lazy import lazy_getattr
 from geomodel.plugin_loader import load_plugins
 
 try:
@@ -30,12 +31,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        from importlib import import_module
-
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'geomodel' has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = [

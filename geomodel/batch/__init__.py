@@ -4,6 +4,8 @@
 loaded on first use, so importing one part does not import the others.
 """
 
+from geomodel.lazy import lazy_getattr
+
 _LAZY = {
     "run_batch": "geomodel.batch.engine",
     "BatchProgress": "geomodel.batch.engine",
@@ -14,12 +16,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        from importlib import import_module
-
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'geomodel.batch' has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = sorted(_LAZY)
