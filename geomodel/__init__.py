@@ -28,6 +28,8 @@ _LAZY = {
     "solve_inputs": "geomodel.api",
     "Result": "geomodel.results.result",
     "open_result": "geomodel.results.result",
+    "run_batch": "geomodel.batch.engine",
+    "open_batch": "geomodel.batch.store",
 }
 
 
@@ -54,7 +56,9 @@ __all__ = [
     "hookimpl",
     "load_plugins",
     "load_scenario",
+    "open_batch",
     "open_result",
+    "run_batch",
     "solve",
     "solve_inputs",
 ]
