@@ -152,6 +152,7 @@ def run_check(options, folder: Path, log) -> dict[str, Any]:
     return {
         "sites": sites,
         "workloads": workloads,
+        "hours": hours,
         "full": full,
         "rows": rows,
         "chosen": min(within) if within else None,
