@@ -62,9 +62,9 @@ def typical_days(
 ) -> TimeSteps:
     """Cluster the horizon's days into ``n_days`` typical days (tsam, hierarchical, medoids).
 
-    Series named in ``bounded`` (capacity factors) keep their medoid values; the
-    others are rescaled by tsam so their weighted means equal the full series'
-    (energy, cost and carbon totals are kept).
+    tsam rescales the series so their weighted means equal the full series'
+    (energy, cost and carbon totals are kept); series named in ``bounded``
+    (capacity factors) are rescaled here instead, so they also stay in [0, 1].
     """
     import tsam
 
@@ -84,6 +84,7 @@ def typical_days(
     assignment = np.asarray(result.cluster_assignments, dtype=int)
     clusters = sorted(result.cluster_counts)
     representatives = result.cluster_representatives
+    step_weight = np.repeat([result.cluster_counts[c] for c in clusters], HOURS_PER_DAY)
     reduced: dict[str, np.ndarray] = {
         name: np.empty((*values.shape[:-1], len(clusters) * HOURS_PER_DAY))
         for name, values in series.items()
@@ -94,7 +95,7 @@ def typical_days(
         else:
             values = np.full(len(clusters) * HOURS_PER_DAY, frame[column].iloc[0])
         if name in bounded:
-            values = np.clip(values, 0.0, 1.0)
+            values = rescale_bounded(values, step_weight, float(frame[column].mean()))
         reduced[name][position] = values
     counts = np.array([result.cluster_counts[c] for c in clusters], dtype=float)
     first_day = [int(np.flatnonzero(assignment == c)[0]) for c in clusters]
@@ -117,6 +118,28 @@ def typical_days(
         typical_day_of=np.array([clusters.index(a) for a in assignment]),
         calendar_days=hours[::HOURS_PER_DAY][:n_calendar_days],
     )
+
+
+def rescale_bounded(
+    values: np.ndarray, weight: np.ndarray, target_mean: float, rounds: int = 20
+) -> np.ndarray:
+    """Values in [0, 1] whose weighted mean is ``target_mean`` (as far as the bound allows).
+
+    Medoid days of a fraction such as a wind capacity factor are real days, but
+    their weighted mean can sit far from the series' mean (a medoid wind day is a
+    calm-ish day); scaling the unclipped values until the mean matches keeps the
+    energy a source can give over the horizon (docs/performance.md).
+    """
+    scaled = np.clip(values, 0.0, 1.0)
+    total = target_mean * weight.sum()
+    for _ in range(rounds):
+        free = scaled < 1.0
+        room = total - weight[~free].sum()
+        current = (weight[free] * scaled[free]).sum()
+        if current <= 0 or abs(room - current) <= 1e-12 * max(total, 1.0):
+            break
+        scaled[free] = np.clip(scaled[free] * room / current, 0.0, 1.0)
+    return scaled
 
 
 def _columns(series: dict[str, np.ndarray], hours: pd.DatetimeIndex):

@@ -49,8 +49,11 @@ def test_typical_days_keep_weighted_means_and_count_every_day(year_of_days):
     # the demand total over the horizon is kept (tsam rescales unbounded series)
     full_total = series["demand"].sum()
     assert (steps.series["demand"] * steps.weight).sum() == pytest.approx(full_total, rel=1e-6)
-    # capacity factors are medoid days: inside [0, 1] and taken from real days
+    # capacity factors stay inside [0, 1] and keep their mean over the horizon
     assert steps.series["cf"].min() >= 0 and steps.series["cf"].max() <= 1
+    full_mean = series["cf"].mean()
+    typical_mean = (steps.series["cf"] * steps.weight).sum() / steps.weight.sum()
+    assert typical_mean == pytest.approx(full_mean, rel=1e-9)
     # job weights: the first job counts every day, the second only its 30 days
     assert steps.job_weight[0].reshape(6, 24)[:, 0].sum() == 60
     assert steps.job_weight[1].reshape(6, 24)[:, 0].sum() == 30
@@ -61,3 +64,14 @@ def test_as_many_typical_days_as_days_is_the_plain_series(year_of_days):
     steps = typical_days(series, index, 60, np.ones((0, len(index)), dtype=bool))
     np.testing.assert_allclose(steps.series["demand"], series["demand"])
     assert steps.typical_day_of is None
+
+
+def test_rescaling_a_bounded_series_fills_up_to_the_bound_and_keeps_the_mean():
+    from geomodel.inputs.timesteps import rescale_bounded
+
+    # two hours of weight 1 at 0.8 and 0.2, target mean 0.75: doubling would put the
+    # first above 1, so it stops at 1 and the second takes the rest, 2 x 0.75 - 1 = 0.5
+    values = rescale_bounded(np.array([0.8, 0.2]), np.array([1.0, 1.0]), 0.75)
+    assert values.tolist() == pytest.approx([1.0, 0.5])
+    # a target above what the bound allows ends with every hour at 1
+    assert rescale_bounded(np.array([0.5, 0.5]), np.ones(2), 1.2).tolist() == [1.0, 1.0]
