@@ -29,8 +29,12 @@ one after the other, and the median of ``--repeats`` processes is reported:
   passed to highspy) is measured the same way, so its ratio is comparable.
 
 Every HiGHS run uses ``threads=1`` (the synthetic scenarios set
-``solver.threads: 1``; the linopy model is solved with ``threads=1``). The
-objectives of geomodel and its floor must agree to 1e-6 relative.
+``solver.threads: 1``; the linopy model is solved with ``threads=1``). At 1e6
+the benchmark also sets ``solver=ipm`` for geomodel, its floor and linopy alike
+(``SIZE_HIGHS``; ``--highs NAME=VALUE ...`` replaces it for every size): dual
+simplex, geomodel's default, does not finish there in reasonable time. The
+objectives of geomodel and its floor must agree to 1e-6 relative (exit status 1
+otherwise). ``--partial FILE`` keeps the runs of the current size as they end.
 """
 
 from __future__ import annotations
