@@ -304,7 +304,7 @@ def _dci_power_mw(inputs: xr.Dataset, sets: ModelSets) -> np.ndarray:
 
 
 def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
-    """(6) A job split over sites: span, forbidden pairs, DP traffic within link capacity."""
+    """(6) A job split over sites: span, linked sites only, DP traffic within link capacity."""
     installed = inputs["chips_installed"].values
     availability = inputs["availability"].values
     eligible = inputs["job_system_eligible"].values.astype(bool)
@@ -326,21 +326,18 @@ def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: 
         ),
         doc="chips of a job at a site only where the job uses the site",
     )
-    window = inputs["job_weight"].values > 0
-    apart_index = [(j, a, b, int(t)) for j, a, b in sets.apart for t in np.flatnonzero(window[j])]
-    m.apart = pyo.Constraint(
-        apart_index,
-        rule=lambda _, j, a, b, t: m.span[j, a, t] + m.span[j, b, t] <= 1.0,
-        doc="no job spans sites without a (fast enough) link",
-    )
+    define_linked_groups(m, sets, inputs["job_weight"].values > 0)
     traffic = inputs["dp_traffic_gbit_s"].values
     site_a = [sets.sites.index(str(a)) for a in inputs["link_site_a"].values]
     site_b = [sets.sites.index(str(b)) for b in inputs["link_site_b"].values]
     m.dp_traffic = pyo.Constraint(
         sets.flow,
         rule=lambda _, j, link, t: (
-            m.flow[j, link, t]
-            >= float(traffic[j]) * (m.span[j, site_a[link], t] + m.span[j, site_b[link], t] - 1.0)
+            linear(
+                [1.0, -float(traffic[j]), -float(traffic[j])],
+                [m.flow[j, link, t], m.span[j, site_a[link], t], m.span[j, site_b[link], t]],
+            )
+            >= -float(traffic[j])
         ),
         doc="gradient exchange of a job spanning both ends of a link, Gb/s",
     )
@@ -375,6 +372,55 @@ def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: 
             ),
             doc="chips of a job at a site come in whole replicas",
         )
+
+
+def define_linked_groups(m, sets: ModelSets, window: np.ndarray) -> None:
+    """A job runs within one group of mutually linked sites at a time.
+
+    For a job whose sites are not all linked pairwise, ``group[j,g,t]`` says it runs
+    within group ``g`` (a maximal set of sites linked pairwise); it uses at most one
+    group, and a site only as far as a group holding it is used. A site with no usable
+    link is a group of its own and counts with its span directly. This is exact for
+    binary spans (docs/model.md) with one row per site instead of one per unlinked pair.
+    """
+    group_index, one_group_index, in_group_index = [], [], []
+    holders: dict[tuple[int, int], list[int]] = defaultdict(list)  # (j, s) -> its groups
+    shared: dict[int, list[int]] = {}  # j -> groups of more than one site
+    alone: dict[int, list[int]] = {}  # j -> sites linked to none of its other sites
+    for j, groups in sets.site_groups.items():
+        shared[j] = [g for g, group in enumerate(groups) if len(group) > 1]
+        alone[j] = [group[0] for group in groups if len(group) == 1]
+        for g in shared[j]:
+            for s in groups[g]:
+                holders[j, s].append(g)
+        linked_sites = sorted({s for g in shared[j] for s in groups[g]})
+        for t in np.flatnonzero(window[j]).tolist():
+            group_index.extend((j, g, t) for g in shared[j])
+            one_group_index.append((j, t))
+            in_group_index.extend((j, s, t) for s in linked_sites)
+    m.group = pyo.Var(group_index, domain=pyo.UnitInterval, doc="job j runs within site group g in t")
+    m.one_group = pyo.Constraint(
+        one_group_index,
+        rule=lambda _, j, t: (
+            linear(
+                [1.0] * (len(shared[j]) + len(alone[j])),
+                [m.group[j, g, t] for g in shared[j]] + [m.span[j, s, t] for s in alone[j]],
+            )
+            <= 1.0
+        ),
+        doc="a job runs within one group of linked sites at a time",
+    )
+    m.in_group = pyo.Constraint(
+        in_group_index,
+        rule=lambda _, j, s, t: (
+            linear(
+                [1.0] + [-1.0] * len(holders[j, s]),
+                [m.span[j, s, t]] + [m.group[j, g, t] for g in holders[j, s]],
+            )
+            <= 0.0
+        ),
+        doc="a job uses a site only within a group of linked sites it runs in",
+    )
 
 
 def define_objective(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:

@@ -33,8 +33,10 @@ class ModelSets:
     grid: list[tuple[int, int]] = field(default_factory=list)  # s, t
     span: list[tuple[int, int, int]] = field(default_factory=list)  # j, s, t
     flow: list[tuple[int, int, int]] = field(default_factory=list)  # j, l, t
-    #: (j, a, b) site pairs a job may not span (no link, or too slow for its pipeline)
-    apart: list[tuple[int, int, int]] = field(default_factory=list)
+    #: job -> its maximal groups of mutually linked sites (links fast enough for its
+    #: pipeline); a job runs within one group at a time. Absent when one group holds
+    #: every site the job may use, so there is nothing to constrain.
+    site_groups: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     #: link position of each unordered site pair that has a link
     link_of_pair: dict[tuple[int, int], int] = field(default_factory=dict)
 
@@ -93,14 +95,41 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
     budget = inputs["pipeline_budget_ms"].values
     for j in range(len(sets.jobs)):
         job_sites = sorted(s for jj, s in used_sites if jj == j)
+        linked: set[tuple[int, int]] = set()
         for x, a in enumerate(job_sites):
             for b in job_sites[x + 1 :]:
                 link = sets.link_of_pair.get((a, b))
                 too_slow = link is not None and np.isfinite(budget[j]) and latency[link] > budget[j]
-                if link is None or too_slow:
-                    sets.apart.append((j, a, b))
-                else:
+                if link is not None and not too_slow:
+                    linked.add((a, b))
                     sets.flow.extend((j, link, int(t)) for t in np.flatnonzero(window[j]))
+        groups = maximal_cliques(job_sites, linked)
+        if len(groups) > 1:
+            sets.site_groups[j] = groups
+
+
+def maximal_cliques(nodes: list[int], edges: set[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """Maximal groups of ``nodes`` joined pairwise by ``edges`` ((low, high) pairs), sorted.
+
+    Bron and Kerbosch (1973) with pivoting; sites are few and links sparse, so the
+    groups are few.
+    """
+    neighbours = {v: {u for u in nodes if (min(u, v), max(u, v)) in edges} for v in nodes}
+    cliques: list[tuple[int, ...]] = []
+
+    def expand(clique: set[int], candidates: set[int], excluded: set[int]) -> None:
+        if not candidates and not excluded:
+            cliques.append(tuple(sorted(clique)))
+            return
+        pivot = max(candidates | excluded, key=lambda v: (len(neighbours[v] & candidates), -v))
+        for v in sorted(candidates - neighbours[pivot]):
+            expand(clique | {v}, candidates & neighbours[v], excluded & neighbours[v])
+            candidates = candidates - {v}
+            excluded = excluded | {v}
+
+    if nodes:
+        expand(set(), set(nodes), set())
+    return sorted(cliques)
 
 
 def _inference_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -> None:

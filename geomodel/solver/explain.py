@@ -73,11 +73,11 @@ def _sentence(name: str, inputs: xr.Dataset) -> str:
             f"({float(inputs['link_capacity_gbit_s'].values[link]):,.0f} Gb/s) for the "
             f"gradient exchange at {_when(inputs, t)}"
         )
-    if group == "apart":
-        j, a, b, t = index
+    if group in ("one_group", "in_group"):
+        j, t = index[0], index[-1]
         return (
-            f"training job {job(j)} may not span sites {site(a)} and {site(b)} "
-            "(no link, or link latency above its pipeline budget)"
+            f"training job {job(j)} may run at {_when(inputs, t)} only at sites linked pairwise "
+            "by DCI links fast enough for its pipeline budget"
         )
     if group in ("span_link", "whole_replicas"):
         j, s, t = index
