@@ -1,6 +1,7 @@
 """Which HiGHS method solves geomodel's own LP fastest (issue 7, item 4).
 
-Run by hand (not part of the test suite; 1e4 and 1e5 take a few minutes, 1e6 hours):
+Run by hand (not part of the test suite; 1e4 and 1e5 take about 10 minutes with
+a 120 s limit; 1e6 up to 2-3 hours with the default 600 s limit):
 
     python bench/solver_methods.py --sizes 1e4 1e5 --time-limit 120
     python bench/solver_methods.py --sizes 1e6 --json methods_1e6.json
@@ -11,18 +12,17 @@ For each size (``SIZES`` of ``bench/solve_path.py``) and each ``--training-load`
 (``bench/scenarios.py`` ``synthetic_scenario(..., training_load=...)``), the LP
 geomodel hands to HiGHS is built once from the current model code in a child
 process and saved as a .npz (``solve_path.py``'s capture at ``Highs.run``, with
-the HiGHS options geomodel set; the method's options below override its method
-and time limit). Then, one
-fresh Python process at a time (never in parallel), the saved LP is passed to
-highspy as ``solve_path.py``'s floor does and solved with each method
-(``METHODS``):
+the HiGHS options geomodel set; each method's options below override geomodel's
+method and time limit). Then, one fresh Python process at a time (never in
+parallel), the saved LP is passed to highspy as ``solve_path.py``'s floor does
+and solved with each method (``METHODS``):
 
 * ``dual``: ``solver=simplex``, ``simplex_strategy=1`` (dual simplex);
 * ``primal``: ``solver=simplex``, ``simplex_strategy=4`` (primal simplex);
 * ``ipm``: ``solver=ipm``, ``run_crossover=on`` (IPX, then crossover to a vertex);
 * ``ipm-nocross``: ``solver=ipm``, ``run_crossover=off`` (IPX only);
 * ``pdlp``: ``solver=pdlp`` (first-order, cuPDLP-C on the CPU);
-* ``choose``: HiGHS's defaults (``solver=choose``: what geomodel uses today).
+* ``choose``: HiGHS's own defaults (``solver=choose``; dual simplex for an LP).
 
 Every run uses ``threads=1``, ``output_flag=False`` and ``--time-limit`` seconds
 (default 600). Measured: wall seconds of ``Highs.run()`` alone (median of
