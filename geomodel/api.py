@@ -25,7 +25,7 @@ from geomodel.results.kpis import compute_kpis
 from geomodel.results.result import Result, attach_kpis
 from geomodel.scenario import Scenario, load_scenario
 from geomodel.solver.explain import explain_constraints
-from geomodel.solver.highs import SolveOutcome, SolverSettings, solve_model
+from geomodel.solver.highs import IIS_TIME_LIMIT_S, SolveOutcome, SolverSettings, solve_model
 
 Progress = Callable[[str], None]
 _KUSD = 1000.0
@@ -91,6 +91,7 @@ def solve_inputs(
         time_limit_s=options.get("time_limit", 600.0),
         mip_gap=options.get("mip_gap", 0.01),
         threads=options.get("threads", 1) if threads is None else threads,
+        method=options.get("method", "auto"),
     )
     report("build")
     started = time.perf_counter()
@@ -199,7 +200,14 @@ def _result(model, inputs, outcome: SolveOutcome, build_seconds: float, messages
         messages.append(f"no solution: {outcome.message}")
         if outcome.status == "infeasible":
             reasons = explain_constraints(outcome.iis_constraints, inputs)
-            messages.extend(reasons or ["HiGHS found no infeasible subset to explain"])
+            messages.extend(
+                reasons
+                or [
+                    "HiGHS found no infeasible subset to explain within "
+                    f"{IIS_TIME_LIMIT_S:g} s; a shorter horizon "
+                    "gives a smaller model to search"
+                ]
+            )
     dataset.attrs.update(
         {
             k: inputs.attrs[k]
@@ -220,6 +228,7 @@ def _result(model, inputs, outcome: SolveOutcome, build_seconds: float, messages
         highs_version=outcome.highs_version,
         solver_message=outcome.message,
         handover_seconds=outcome.handover_seconds,
+        solver_method=outcome.method,
         extensions=",".join(getattr(model, "extensions", [])),
         is_mip=int(outcome.is_mip),
     )

@@ -29,11 +29,26 @@ STATUS_WORDS = {
 }
 
 
+#: ``solver.method`` -> the HiGHS options that select it
+METHOD_OPTIONS: dict[str, dict[str, str | int]] = {
+    "dual_simplex": {"solver": "simplex", "simplex_strategy": 1},
+    "primal_simplex": {"solver": "simplex", "simplex_strategy": 4},
+    "ipm": {"solver": "ipm"},
+    "pdlp": {"solver": "pdlp"},
+}
+#: ``auto``: LPs with fewer columns than this go to primal simplex, larger ones to
+#: interior point (measured on geomodel's own LPs: docs/performance.md)
+AUTO_IPM_MIN_COLUMNS = 300_000
+#: Longest the search for an irreducible infeasible subset may take, s
+IIS_TIME_LIMIT_S = 60.0
+
+
 @dataclass
 class SolverSettings:
     time_limit_s: float = 600.0
     mip_gap: float = 0.01
     threads: int = 1
+    method: str = "auto"
 
 
 @dataclass
@@ -50,13 +65,14 @@ class SolveOutcome:
     is_mip: bool = False
     iis_constraints: list[str] = field(default_factory=list)
     highs_version: str = ""
+    method: str = ""
 
 
 @dataclass
 class StandardForm:
     """The model as HiGHS sees it, and the way back to Pyomo components."""
 
-    lp: highspy.HighsLp
+    lp: highspy.HighsLp | None  # None once handed to HiGHS
     columns: list
     rows: list
     is_mip: bool
@@ -96,6 +112,15 @@ def to_highs_lp(model: pyo.ConcreteModel) -> StandardForm:
     return StandardForm(lp, columns, info.rows, bool(integer.any()))
 
 
+def chosen_method(method: str, form: StandardForm) -> str:
+    """The method ``auto`` stands for on this model; a MIP keeps HiGHS's own choice."""
+    if form.is_mip:
+        return "branch_and_bound"
+    if method != "auto":
+        return method
+    return "ipm" if len(form.columns) >= AUTO_IPM_MIN_COLUMNS else "primal_simplex"
+
+
 def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutcome:
     """Solve with HiGHS and load the solution into the model's variables."""
     started = time.perf_counter()
@@ -106,7 +131,11 @@ def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutc
     highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
     if settings.threads > 0:
         highs.setOptionValue("threads", int(settings.threads))
+    method = chosen_method(settings.method, form)
+    for name, value in METHOD_OPTIONS.get(method, {}).items():
+        highs.setOptionValue(name, value)
     highs.passModel(form.lp)
+    form.lp = None  # HiGHS holds its own copy; free ours before the solve
     handed_over = time.perf_counter()
     highs.run()
     solved = time.perf_counter()
@@ -124,24 +153,27 @@ def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutc
         solve_seconds=solved - handed_over,
         is_mip=form.is_mip,
         highs_version=highspy.Highs().version(),
+        method=method,
     )
     if has_solution:
         values = highs.getSolution().col_value
         for var, value in zip(form.columns, values, strict=True):
             var.set_value(value, skip_validation=True)
     elif words == "infeasible":
-        outcome.iis_constraints = _iis(highs, form)
+        outcome.iis_constraints = _iis(highs, form, min(IIS_TIME_LIMIT_S, settings.time_limit_s))
     return outcome
 
 
-def _iis(highs: highspy.Highs, form: StandardForm) -> list[str]:
-    """Names of the constraints in an irreducible infeasible subset, if HiGHS finds one."""
+def _iis(highs: highspy.Highs, form: StandardForm, time_limit_s: float) -> list[str]:
+    """Names of the constraints in an irreducible infeasible subset, if HiGHS finds one
+    within ``time_limit_s`` (on a large model the search can take far longer than the solve)."""
     # the default ("light") strategy only checks bounds; derive the IIS from the LP
     strategy = int(highspy.IisStrategy.kIisStrategyFromLp) | int(
         highspy.IisStrategy.kIisStrategyIrreducible
     )
     try:
         highs.setOptionValue("iis_strategy", strategy)
+        highs.setOptionValue("iis_time_limit", float(time_limit_s))
         status, iis = highs.getIis()
     except Exception:  # IIS is best effort; the status is reported regardless
         return []

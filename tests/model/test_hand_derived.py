@@ -34,7 +34,19 @@ def chip_hours(result, site: str) -> float:
 # ---- (1) training work, (3) chips, (4) power, objective: the cheaper site fills up first ----
 
 
-def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100):
+#: solver.method -> what it stands for on this small LP ("auto": primal simplex below
+#: AUTO_IPM_MIN_COLUMNS), and the relative accuracy it reaches (PDLP stops at 1e-4)
+METHODS = {
+    "auto": ("primal_simplex", REL),
+    "dual_simplex": ("dual_simplex", REL),
+    "primal_simplex": ("primal_simplex", REL),
+    "ipm": ("ipm", REL),
+    "pdlp": ("pdlp", 1e-3),
+}
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100, method):
     chips = 100 * h100.chips_per_system  # 800 chips per site, availability 1
     pue = 1.2
     data = sb.scenario(
@@ -45,9 +57,12 @@ def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100)
         hours=HOURS,
         training={"pretrain": sb.training_job(8000)},
         links={"routes": [sb.route("cheap", "dear", length_km=50)]},
+        solver={"method": method},
     )
     result = sb.run(tmp_path, data, catalog)
     assert result.status == "optimal", result.messages
+    used, rel = METHODS[method]
+    assert result.dataset.attrs["solver_method"] == used
 
     # (1) one chip-hour does 0.989 PFLOPS x 3.6 x MFU 0.5 x goodput 1 = 1.7802 EFLOP
     rate = sb.job_rate_eflop_per_chip_hour(h100.bf16_pflops, 0.5)
@@ -59,8 +74,8 @@ def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100)
     assert dear_chip_hours == pytest.approx(1293.877, rel=1e-6)
     trained = result.dataset["training_chips"].sum(("job", "system"))
     assert trained.sel(site="cheap").values == pytest.approx([chips] * HOURS)
-    assert chip_hours(result, "dear") == pytest.approx(dear_chip_hours, rel=REL)
-    assert float(result.dataset["job_work_eflop"].sum()) == pytest.approx(8000, rel=REL)
+    assert chip_hours(result, "dear") == pytest.approx(dear_chip_hours, rel=rel)
+    assert float(result.dataset["job_work_eflop"].sum()) == pytest.approx(8000, rel=rel)
 
     # (4) energy of a site = PUE x (installed x idle kW x h + working chip-h x (active - idle) kW)
     #     + half the link's power x h. The 50 km 800ZR route has no amplifier and no
@@ -75,20 +90,20 @@ def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100)
     cheap_mwh = idle_mwh + cheap_chip_hours * extra_mw_per_chip + dci_mwh  # 4.899456 MWh
     dear_mwh = idle_mwh + dear_chip_hours * extra_mw_per_chip + dci_mwh  # 2.880872 MWh
     assert cheap_mwh == pytest.approx(4.899456)
-    assert per_site(result, "energy_mwh", "cheap") == pytest.approx(cheap_mwh, rel=REL)
-    assert per_site(result, "energy_mwh", "dear") == pytest.approx(dear_mwh, rel=REL)
+    assert per_site(result, "energy_mwh", "cheap") == pytest.approx(cheap_mwh, rel=rel)
+    assert per_site(result, "energy_mwh", "dear") == pytest.approx(dear_mwh, rel=rel)
 
     # cost = price x energy: 30 x 4.899456 + 60 x 2.880872 = 319.836 USD
     cost = 30 * cheap_mwh + 60 * dear_mwh
     assert cost == pytest.approx(319.836, abs=1e-3)
-    assert per_site(result, "energy_cost_usd", "cheap") == pytest.approx(30 * cheap_mwh, rel=REL)
-    assert result.kpis["cost_usd"] == pytest.approx(cost, rel=REL)
-    assert result.kpis["energy_mwh"] == pytest.approx(cheap_mwh + dear_mwh, rel=REL)
+    assert per_site(result, "energy_cost_usd", "cheap") == pytest.approx(30 * cheap_mwh, rel=rel)
+    assert result.kpis["cost_usd"] == pytest.approx(cost, rel=rel)
+    assert result.kpis["energy_mwh"] == pytest.approx(cheap_mwh + dear_mwh, rel=rel)
     # emissions: 0.1 t/MWh x 4.899456 + 0.4 t/MWh x 2.880872
-    assert result.kpis["emissions_tco2"] == pytest.approx(0.1 * cheap_mwh + 0.4 * dear_mwh, rel=REL)
+    assert result.kpis["emissions_tco2"] == pytest.approx(0.1 * cheap_mwh + 0.4 * dear_mwh, rel=rel)
     # carbon price 0: the objective is the energy cost
-    assert result.kpis["objective"] == pytest.approx(cost, rel=REL)
-    assert result.kpis["energy_cost_term_usd"] == pytest.approx(cost, rel=REL)
+    assert result.kpis["objective"] == pytest.approx(cost, rel=rel)
+    assert result.kpis["energy_cost_term_usd"] == pytest.approx(cost, rel=rel)
     assert result.kpis["carbon_cost_term_usd"] == pytest.approx(0.0, abs=1e-9)
 
 
