@@ -1,0 +1,573 @@
+"""Pareto re-solves: rebuild every point, keep one Highs and warm-start it, or Pyomo's persistent HiGHS.
+
+Run by hand (not part of the test suite; about 17 minutes with the defaults on a
+shared 2-core machine, 1e5 nearly all of it):
+
+    python bench/resolve.py                              # sizes 1e4 1e5, terms carbon latency, 6 points
+    python bench/resolve.py --sizes 1e4 --terms carbon --points 4
+    python bench/resolve.py --approaches rebuild kept --json resolve.json
+
+For each size (``solve_path.SIZES``: a ``bench/scenarios.py`` synthetic scenario
+of about 10^4 or 10^5 columns) and each Pareto term, ``geomodel.pareto.pareto_front``
+runs the sweep, one approach per fresh Python process, one process at a time.
+The two ends (the weighted optimum and the lexicographic minimum of the term)
+are solved by ``solve_inputs`` in every approach; the approaches differ only in
+how the ``points - 1`` epsilon-bounded points are solved (pareto_front's
+``solve`` argument):
+
+* ``rebuild``: today's path, ``solve_inputs(epsilon=...)`` for every point: the
+  Pyomo model is rebuilt, compiled (``LinearStandardFormCompiler``), passed to a
+  new ``highspy.Highs`` and solved cold (with presolve).
+* ``kept``: the first point goes through ``solve_inputs`` too, but its model,
+  compiled form and ``Highs`` are kept; every later point changes the epsilon row
+  (``changeRowBounds`` for carbon; ``changeCoeff`` on its serve columns for
+  latency, whose bound multiplies served demand) and calls ``run()`` again, which
+  starts dual simplex from the previous optimal basis (no presolve); the solution
+  is read back into the kept Pyomo model and turned into a Result as
+  ``solve_inputs`` does.
+* ``persistent``: Pyomo's persistent HiGHS interface
+  (``pyomo.contrib.solver.solvers.highs.Highs``) on the model of the first point,
+  built with the epsilon bound as a mutable Param; every later point sets the
+  Param and calls ``solve`` again (Pyomo updates the row and HiGHS warm-starts).
+  Only parameter updates are switched on (``auto_updates``), the cheapest correct
+  setting for this change; ``persistent-all`` keeps Pyomo's default checks (every
+  constraint, variable and named expression looked at again before each solve).
+
+Every HiGHS run uses ``threads=1`` (the synthetic scenarios set it) and HiGHS's
+default method (dual simplex for these LPs). Per approach: the seconds of the two
+ends, of the first point (for ``kept`` and ``persistent`` it includes building and
+handing over the model they keep), of the later points, and of all points
+(``interior``, what the approaches are compared on), each point's wall time from
+the call to its Result (build, hand-over, solve and read-back); the HiGHS ``run``
+seconds and simplex iterations inside them; and the process's peak RSS. Every
+point's objective must agree with ``rebuild``'s to 1e-6 relative, and every
+point's KPI must respect its bound (exit status 1 otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from solve_path import SIZES  # noqa: E402
+
+from scenarios import synthetic_scenario  # noqa: E402
+
+APPROACHES = ("rebuild", "kept", "persistent", "persistent-all")
+DEFAULT_APPROACHES = ("rebuild", "kept", "persistent")
+DEFAULT_SIZES = ("1e4", "1e5")
+TERMS = ("carbon", "latency")
+OBJECTIVE_TOLERANCE = 1e-6
+BOUND_TOLERANCE = 1e-6
+#: every highspy ``Highs.run`` of the process: seconds, iterations, warm start (a valid basis)
+HIGHS_RUNS: list[dict[str, Any]] = []
+
+PointSolver = Callable[[Any, Any, tuple[str, float]], Any]  # (inputs, host, epsilon) -> Result
+
+
+# --------------------------------------------------------------------------- children
+
+
+def _instrument_highs_run() -> None:
+    """Time every ``highspy.Highs.run`` and note whether it started from a valid basis."""
+    import highspy
+
+    original_run = highspy.Highs.run
+
+    def run(self, *args, **kwargs):
+        warm = bool(self.getBasis().valid)
+        began = time.perf_counter()
+        status = original_run(self, *args, **kwargs)
+        seconds = time.perf_counter() - began
+        info = self.getInfo()
+        HIGHS_RUNS.append(
+            {
+                "seconds": seconds,
+                "simplex_iterations": int(info.simplex_iteration_count),
+                "ipm_iterations": int(info.ipm_iteration_count),
+                "warm": warm,
+                "columns": int(self.getNumCol()),
+                "rows": int(self.getNumRow()),
+            }
+        )
+        return status
+
+    highspy.Highs.run = run
+
+
+def _rebuild_point(inputs, host, epsilon: tuple[str, float]):
+    """Approach ``rebuild``: today's path, the whole of ``solve_inputs`` per point."""
+    from geomodel.api import solve_inputs
+
+    return solve_inputs(inputs, host=host, epsilon=epsilon)
+
+
+def _term_row_coefficients(
+    model, term: str, bound: float, column_of: dict[int, int]
+) -> dict[int, float]:
+    """Column -> coefficient of the epsilon row ``add_epsilon_bound`` writes, at ``bound``.
+
+    carbon: emissions (tCO2e) <= bound, coefficients independent of the bound;
+    latency: latency_ms_mtoken - bound * served_mtoken <= 0.
+    """
+    from pyomo.repn import generate_standard_repn
+
+    def coefficients(expression, scale: float) -> dict[int, float]:
+        repn = generate_standard_repn(expression.expr, quadratic=False)
+        out: dict[int, float] = {}
+        for coef, var in zip(repn.linear_coefs, repn.linear_vars, strict=True):
+            column = column_of[id(var)]
+            out[column] = out.get(column, 0.0) + scale * float(coef)
+        return out
+
+    if term == "carbon":
+        return coefficients(model.emissions_tco2, 1.0)
+    row = coefficients(model.latency_ms_mtoken, 1.0)
+    for column, coef in coefficients(model.served_mtoken, -bound).items():
+        row[column] = row.get(column, 0.0) + coef
+    return row
+
+
+class KeptHighs:
+    """Approach ``kept``: one model, compiled form and ``Highs``; a point changes the epsilon row."""
+
+    def __init__(self) -> None:
+        self.model: Any = None
+        self.form: Any = None
+        self.highs: Any = None
+        self.settings: Any = None
+        self.row = -1
+        self.term = ""
+        self.bound = math.nan
+        self.row_upper = math.nan
+        self.column_of: dict[int, int] = {}
+
+    def __call__(self, inputs, host, epsilon: tuple[str, float]):
+        """The Result of one point (the first one builds and keeps the model)."""
+        import geomodel.api as api
+
+        term, bound = epsilon
+        if self.highs is None:
+            self.term, self.bound = term, bound
+            with mock.patch.object(api, "solve_model", self._first_solve):
+                return api.solve_inputs(inputs, host=host, epsilon=epsilon)
+        if term != self.term:
+            raise ValueError(f"kept model bounds {self.term}, not {term}")
+        started = time.perf_counter()
+        self._set_bound(bound)
+        outcome = self._run(started)
+        return api._result(self.model, inputs, outcome, 0.0, [])
+
+    def _first_solve(self, model, settings):
+        """Stands in for ``solve_model`` once: compile, hand over, keep, solve cold."""
+        import highspy
+
+        from geomodel.solver.highs import to_highs_lp
+
+        started = time.perf_counter()
+        form = to_highs_lp(model)
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
+        highs.setOptionValue("time_limit", float(settings.time_limit_s))
+        highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
+        if settings.threads > 0:
+            highs.setOptionValue("threads", int(settings.threads))
+        highs.passModel(form.lp)
+        rows = [i for i, entry in enumerate(form.rows) if entry.constraint is model.epsilon]
+        if len(rows) != 1 or form.rows[rows[0]].bound_type != 1:
+            raise RuntimeError(f"expected one <= row for the epsilon bound, found {rows}")
+        self.model, self.form, self.highs, self.settings = model, form, highs, settings
+        self.row = rows[0]
+        self.row_upper = float(form.lp.row_upper_[self.row])
+        self.column_of = {id(var): j for j, var in enumerate(form.columns)}
+        self._check_row()
+        return self._run(started)
+
+    def _check_row(self) -> None:
+        """The compiled epsilon row must be the one ``_term_row_coefficients`` describes."""
+        import numpy as np
+
+        matrix = self.form.lp.a_matrix_
+        index, value = np.asarray(matrix.index_), np.asarray(matrix.value_)
+        column = np.searchsorted(np.asarray(matrix.start_), np.arange(len(index)), side="right") - 1
+        mine = index == self.row
+        compiled = dict(zip(column[mine].tolist(), value[mine].tolist(), strict=True))
+        expected = _term_row_coefficients(self.model, self.term, self.bound, self.column_of)
+        for j in set(compiled) | set(expected):
+            a, b = compiled.get(j, 0.0), expected.get(j, 0.0)
+            if abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b)):
+                raise RuntimeError(f"epsilon row, column {j}: compiled {a}, expected {b}")
+
+    def _set_bound(self, bound: float) -> None:
+        """Move the epsilon row to ``bound``: its upper bound (carbon) or coefficients (latency)."""
+        import highspy
+
+        if self.term == "carbon":
+            self.row_upper += bound - self.bound
+            self.highs.changeRowBounds(self.row, -highspy.kHighsInf, self.row_upper)
+        else:
+            for column, coef in _term_row_coefficients(
+                self.model, self.term, bound, self.column_of
+            ).items():
+                self.highs.changeCoeff(self.row, column, coef)
+        self.bound = bound
+
+    def _run(self, started: float):
+        """``run()`` the kept Highs, load the solution into the model, say what happened."""
+        import highspy
+
+        from geomodel.solver.highs import STATUS_WORDS, SolveOutcome
+
+        highs = self.highs
+        handed_over = time.perf_counter()
+        highs.run()
+        solved = time.perf_counter()
+        status = highs.getModelStatus()
+        info = highs.getInfo()
+        has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
+        outcome = SolveOutcome(
+            status=STATUS_WORDS.get(status, "error"),
+            message=highs.modelStatusToString(status),
+            objective=info.objective_function_value if has_solution else None,
+            mip_gap=(info.mip_gap if self.form.is_mip else 0.0) if has_solution else None,
+            has_solution=has_solution,
+            handover_seconds=handed_over - started,
+            solve_seconds=solved - handed_over,
+            is_mip=self.form.is_mip,
+            highs_version=highspy.Highs().version(),
+        )
+        if has_solution:
+            values = highs.getSolution().col_value
+            for var, value in zip(self.form.columns, values, strict=True):
+                var.set_value(value, skip_validation=True)
+        return outcome
+
+
+class PersistentPyomo:
+    """Approach ``persistent``: Pyomo's persistent HiGHS, the epsilon bound a mutable Param."""
+
+    def __init__(self, only_parameters: bool) -> None:
+        self.only_parameters = only_parameters
+        self.model: Any = None
+        self.solver: Any = None
+        self.settings: Any = None
+        self.term = ""
+
+    def __call__(self, inputs, host, epsilon: tuple[str, float]):
+        """The Result of one point (the first one builds the model and the persistent solver)."""
+        import geomodel.api as api
+
+        term, bound = epsilon
+        if self.solver is None:
+            self.term = term
+            add_bound = api.add_epsilon_bound
+
+            def add_param_bound(model, term: str, bound: float) -> None:
+                """``add_epsilon_bound`` with the bound a mutable Param, ``model.epsilon_bound``."""
+                import pyomo.environ as pyo
+
+                model.epsilon_bound = pyo.Param(initialize=bound, mutable=True)
+                add_bound(model, term, model.epsilon_bound)
+
+            with (
+                mock.patch.object(api, "solve_model", self._first_solve),
+                mock.patch.object(api, "add_epsilon_bound", add_param_bound),
+            ):
+                return api.solve_inputs(inputs, host=host, epsilon=epsilon)
+        if term != self.term:
+            raise ValueError(f"persistent model bounds {self.term}, not {term}")
+        self.model.epsilon_bound.set_value(bound)
+        return api._result(self.model, inputs, self._solve(), 0.0, [])
+
+    def _first_solve(self, model, settings):
+        """Stands in for ``solve_model`` once: the persistent solver sees the model."""
+        from pyomo.contrib.solver.solvers.highs import Highs
+
+        solver = Highs()
+        if self.only_parameters:
+            updates = solver.config.auto_updates
+            for name in (
+                "check_for_new_or_removed_constraints",
+                "check_for_new_or_removed_vars",
+                "check_for_new_or_removed_params",
+                "check_for_new_objective",
+                "update_constraints",
+                "update_vars",
+                "update_named_expressions",
+                "update_objective",
+            ):
+                setattr(updates, name, False)
+            updates.update_parameters = True
+        self.model, self.solver, self.settings = model, solver, settings
+        return self._solve()
+
+    def _solve(self):
+        """Solve (Pyomo hands over or updates the model), load the solution, say what happened."""
+        import highspy
+        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
+
+        from geomodel.solver.highs import SolveOutcome
+
+        started = time.perf_counter()
+        runs = len(HIGHS_RUNS)
+        results = self.solver.solve(
+            self.model,
+            threads=int(self.settings.threads),
+            time_limit=float(self.settings.time_limit_s),
+            rel_gap=float(self.settings.mip_gap),
+            load_solutions=False,
+            raise_exception_on_nonoptimal_result=False,
+            solver_options={"output_flag": False},
+        )
+        solved = time.perf_counter()
+        run_seconds = sum(r["seconds"] for r in HIGHS_RUNS[runs:])
+        has_solution = results.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
+        optimal = results.termination_condition == TerminationCondition.convergenceCriteriaSatisfied
+        if has_solution:
+            results.solution_loader.load_vars()
+        return SolveOutcome(
+            status="optimal" if optimal else results.termination_condition.name,
+            message=results.termination_condition.name,
+            objective=results.incumbent_objective if has_solution else None,
+            mip_gap=0.0 if has_solution else None,
+            has_solution=has_solution,
+            handover_seconds=solved - started - run_seconds,
+            solve_seconds=run_seconds,
+            highs_version=highspy.Highs().version(),
+        )
+
+
+class Recorder:
+    """pareto_front's ``solve``: ends by ``solve_inputs``, points by ``point``; every call timed."""
+
+    def __init__(self, point: PointSolver) -> None:
+        self.point = point
+        self.calls: list[dict[str, Any]] = []
+
+    def __call__(
+        self,
+        inputs,
+        *,
+        host=None,
+        progress=None,
+        epsilon: tuple[str, float] | None = None,
+        minimise: str = "weighted",
+    ):
+        from geomodel.api import solve_inputs
+
+        runs = len(HIGHS_RUNS)
+        started = time.perf_counter()
+        if epsilon is None:
+            result = solve_inputs(inputs, host=host, progress=progress, minimise=minimise)
+        else:
+            result = self.point(inputs, host, epsilon)
+        seconds = time.perf_counter() - started
+        mine = HIGHS_RUNS[runs:]
+        self.calls.append(
+            {
+                "kind": "point" if epsilon is not None else f"end ({minimise})",
+                "bound": None if epsilon is None else float(epsilon[1]),
+                "seconds": seconds,
+                "highs_seconds": sum(r["seconds"] for r in mine),
+                "simplex_iterations": sum(r["simplex_iterations"] for r in mine),
+                "warm": all(r["warm"] for r in mine) if mine else None,
+                "status": result.status,
+                "objective": result.kpis.get("objective"),
+            }
+        )
+        return result
+
+
+def child(approach: str, scenario_path: str, term: str, points: int) -> dict[str, Any]:
+    """One approach's sweep in this process: timings, objectives and KPIs per point."""
+    import geomodel
+    from geomodel.catalog import build_catalog
+    from geomodel.inputs.build import build_inputs
+    from geomodel.pareto import PARETO_TERMS, pareto_front
+    from geomodel.scenario import load_scenario
+
+    _instrument_highs_run()
+    catalog = build_catalog()
+    inputs = build_inputs(load_scenario(scenario_path, catalog=catalog), catalog)
+    point: PointSolver
+    if approach == "rebuild":
+        point = _rebuild_point
+    elif approach == "kept":
+        point = KeptHighs()
+    else:
+        point = PersistentPyomo(only_parameters=approach == "persistent")
+    recorder = Recorder(point)
+    started = time.perf_counter()
+    front = pareto_front(inputs, term, points, host=catalog.host, solve=recorder)
+    sweep_seconds = time.perf_counter() - started
+    kpi, _ = PARETO_TERMS[term]
+    ends = [c for c in recorder.calls if c["kind"] != "point"]
+    interior = [c for c in recorder.calls if c["kind"] == "point"]
+    for call, result in zip(interior, front.points[:-1], strict=True):
+        call["kpi"] = float(result.kpis[kpi]) if result.has_solution else math.nan
+    return {
+        "approach": approach,
+        "term": term,
+        "points": points,
+        "bounds": [float(b) for b in front.bounds],
+        "geomodel": str(Path(geomodel.__file__).parent),
+        "columns": HIGHS_RUNS[0]["columns"],
+        "rows": HIGHS_RUNS[0]["rows"],
+        "sweep_seconds": sweep_seconds,
+        "ends_seconds": sum(c["seconds"] for c in ends),
+        "first_point_seconds": interior[0]["seconds"] if interior else math.nan,
+        "later_points_seconds": sum(c["seconds"] for c in interior[1:]),
+        "interior_seconds": sum(c["seconds"] for c in interior),
+        "interior_highs_seconds": sum(c["highs_seconds"] for c in interior),
+        "interior_simplex_iterations": sum(c["simplex_iterations"] for c in interior),
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,  # kB on Linux
+        "ends": ends,
+        "interior": interior,
+    }
+
+
+# ------------------------------------------------------------------------------ parent
+
+
+def _run_child(approach: str, scenario_path: Path, term: str, points: int) -> dict[str, Any]:
+    """Run one approach in a fresh process; its last stdout line is a JSON dict."""
+    script = str(Path(__file__).resolve())
+    done = subprocess.run(
+        [sys.executable, script, "_child", approach, str(scenario_path), term, str(points)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"child {approach} {term} failed:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def check(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Objectives against the first approach's, point by point; every KPI within its bound."""
+    reference = runs[0]
+    problems: list[str] = []
+    worst: dict[str, float] = {}
+    for run in runs:
+        if run["bounds"] != reference["bounds"]:
+            problems.append(f"{run['approach']}: bounds differ from {reference['approach']}'s")
+        differences = [0.0]
+        for index, (mine, theirs) in enumerate(zip(run["interior"], reference["interior"], strict=True)):
+            if mine["status"] != "optimal" or mine["objective"] is None:
+                problems.append(f"{run['approach']} point {index}: status {mine['status']}")
+                continue
+            difference = abs(mine["objective"] - theirs["objective"]) / max(
+                1e-12, abs(theirs["objective"])
+            )
+            differences.append(difference)
+            if difference > OBJECTIVE_TOLERANCE:
+                problems.append(
+                    f"{run['approach']} point {index}: objective {mine['objective']:.9g} against "
+                    f"{theirs['objective']:.9g} ({difference:.1e} relative)"
+                )
+            if mine["kpi"] > mine["bound"] * (1 + BOUND_TOLERANCE) + 1e-9:
+                problems.append(
+                    f"{run['approach']} point {index}: KPI {mine['kpi']:.9g} above its bound "
+                    f"{mine['bound']:.9g}"
+                )
+        worst[run["approach"]] = max(differences)
+    return {"max_relative_objective_difference": worst, "problems": problems}
+
+
+def print_table(results: list[dict[str, Any]]) -> None:
+    """One line per size, term and approach."""
+    print()
+    print("seconds (wall, build + hand-over + solve + read-back per point); threads=1; HiGHS default")
+    print("method. interior = every epsilon point (first + later); speed-up = rebuild's interior /")
+    print("this interior; iterations = simplex iterations of the interior points; obj diff = largest")
+    print("relative difference of a point's objective from rebuild's.")
+    header = (
+        f"{'size':>4} {'columns':>8} {'term':>7} {'approach':>14} {'ends':>7} {'first':>7} "
+        f"{'later':>7} {'interior':>8} {'HiGHS':>7} {'iters':>7} {'speed-up':>8} {'obj diff':>8} "
+        f"{'peak MB':>7}"
+    )
+    print(header)
+    for result in results:
+        base = result["runs"][0]["interior_seconds"]
+        worst = result["check"]["max_relative_objective_difference"]
+        for run in result["runs"]:
+            print(
+                f"{result['size']:>4} {run['columns']:>8} {run['term']:>7} {run['approach']:>14} "
+                f"{run['ends_seconds']:7.2f} {run['first_point_seconds']:7.2f} "
+                f"{run['later_points_seconds']:7.2f} {run['interior_seconds']:8.2f} "
+                f"{run['interior_highs_seconds']:7.2f} {run['interior_simplex_iterations']:>7} "
+                f"{base / run['interior_seconds']:7.2f}x {worst[run['approach']]:8.1e} "
+                f"{run['peak_mb']:7.0f}"
+            )
+    print()
+    print("per point (seconds / simplex iterations), tight to loose:")
+    for result in results:
+        for run in result["runs"]:
+            cells = " ".join(
+                f"{c['seconds']:6.2f}/{c['simplex_iterations']:<6}" for c in run["interior"]
+            )
+            print(f"{result['size']:>4} {run['term']:>7} {run['approach']:>14}: {cells}")
+    for result in results:
+        for problem in result["check"]["problems"]:
+            print(f"PROBLEM {result['size']} {result['term']}: {problem}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "_child":
+        print(json.dumps(child(argv[1], argv[2], argv[3], int(argv[4])), default=str))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", nargs="+", default=list(DEFAULT_SIZES), choices=list(SIZES))
+    parser.add_argument("--terms", nargs="+", default=list(TERMS), choices=TERMS)
+    parser.add_argument("--points", type=int, default=6, help="points of the front, ends included")
+    parser.add_argument(
+        "--approaches",
+        nargs="+",
+        default=list(DEFAULT_APPROACHES),
+        choices=APPROACHES,
+        help="the first is the reference the others' objectives are checked against",
+    )
+    parser.add_argument("--json", type=Path, help="write every measurement here")
+    options = parser.parse_args(argv)
+    results: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="geomodel-resolve-") as tmp:
+        for size in options.sizes:
+            path = Path(tmp) / f"synthetic_{size}.yaml"
+            path.write_text(json.dumps(synthetic_scenario(**SIZES[size])), encoding="utf-8")
+            for term in options.terms:
+                runs = []
+                for approach in options.approaches:
+                    run = _run_child(approach, path, term, options.points)
+                    runs.append(run)
+                    print(
+                        f"{size} {term} {approach}: interior {run['interior_seconds']:.2f} s "
+                        f"(first {run['first_point_seconds']:.2f} s), ends {run['ends_seconds']:.2f} s "
+                        f"[geomodel from {run['geomodel']}]",
+                        flush=True,
+                    )
+                result = {"size": size, "params": SIZES[size], "term": term, "runs": runs}
+                result["check"] = check(runs)
+                results.append(result)
+                if options.json:
+                    options.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
+    print_table(results)
+    return 1 if any(r["check"]["problems"] for r in results) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
