@@ -1,6 +1,6 @@
 """Pareto re-solves: rebuild every point, keep one Highs and warm-start it, or Pyomo's persistent HiGHS.
 
-Run by hand (not part of the test suite; about 17 minutes with the defaults on a
+Run by hand (not part of the test suite; about 13 minutes with the defaults on a
 shared 2-core machine, 1e5 nearly all of it):
 
     python bench/resolve.py                              # sizes 1e4 1e5, terms carbon latency, 6 points
@@ -22,7 +22,7 @@ how the ``points - 1`` epsilon-bounded points are solved (pareto_front's
   compiled form and ``Highs`` are kept; every later point changes the epsilon row
   (``changeRowBounds`` for carbon; ``changeCoeff`` on its serve columns for
   latency, whose bound multiplies served demand) and calls ``run()`` again, which
-  starts dual simplex from the previous optimal basis (no presolve); the solution
+  starts simplex from the previous optimal basis (no presolve); the solution
   is read back into the kept Pyomo model and turned into a Result as
   ``solve_inputs`` does.
 * ``persistent``: Pyomo's persistent HiGHS interface
@@ -33,13 +33,16 @@ how the ``points - 1`` epsilon-bounded points are solved (pareto_front's
   setting for this change; ``persistent-all`` keeps Pyomo's default checks (every
   constraint, variable and named expression looked at again before each solve).
 
-Every HiGHS run uses ``threads=1`` (the synthetic scenarios set it) and HiGHS's
-default method (dual simplex for these LPs). Per approach: the seconds of the two
+Every HiGHS run uses ``threads=1`` (the synthetic scenarios set it) and the method
+geomodel chooses (``solver.method``, ``auto`` unless ``--method`` says otherwise:
+primal simplex below 300,000 columns, so at both sizes here), with the same HiGHS
+options in every approach. Per approach: the seconds of the two
 ends, of the first point (for ``kept`` and ``persistent`` it includes building and
 handing over the model they keep), of the later points, and of all points
 (``interior``, what the approaches are compared on), each point's wall time from
 the call to its Result (build, hand-over, solve and read-back); the HiGHS ``run``
-seconds and simplex iterations inside them; and the process's peak RSS. Every
+seconds and simplex iterations inside them (on a busy machine the seconds vary,
+the iterations do not); and the process's peak RSS. Every
 point's objective must agree with ``rebuild``'s to 1e-6 relative, and every
 point's KPI must respect its bound (exit status 1 otherwise).
 """
@@ -155,6 +158,7 @@ class KeptHighs:
         self.bound = math.nan
         self.row_upper = math.nan
         self.column_of: dict[int, int] = {}
+        self.method = ""
 
     def __call__(self, inputs, host, epsilon: tuple[str, float]):
         """The Result of one point (the first one builds and keeps the model)."""
@@ -176,7 +180,7 @@ class KeptHighs:
         """Stands in for ``solve_model`` once: compile, hand over, keep, solve cold."""
         import highspy
 
-        from geomodel.solver.highs import to_highs_lp
+        from geomodel.solver.highs import METHOD_OPTIONS, chosen_method, to_highs_lp
 
         started = time.perf_counter()
         form = to_highs_lp(model)
@@ -186,6 +190,9 @@ class KeptHighs:
         highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
         if settings.threads > 0:
             highs.setOptionValue("threads", int(settings.threads))
+        self.method = chosen_method(settings.method, form)
+        for name, value in METHOD_OPTIONS.get(self.method, {}).items():
+            highs.setOptionValue(name, value)
         highs.passModel(form.lp)
         rows = [i for i, entry in enumerate(form.rows) if entry.constraint is model.epsilon]
         if len(rows) != 1 or form.rows[rows[0]].bound_type != 1:
@@ -195,6 +202,7 @@ class KeptHighs:
         self.row_upper = float(form.lp.row_upper_[self.row])
         self.column_of = {id(var): j for j, var in enumerate(form.columns)}
         self._check_row()
+        form.lp = None  # HiGHS holds its own copy, as in solve_model
         return self._run(started)
 
     def _check_row(self) -> None:
@@ -249,6 +257,7 @@ class KeptHighs:
             solve_seconds=solved - handed_over,
             is_mip=self.form.is_mip,
             highs_version=highspy.Highs().version(),
+            method=self.method,
         )
         if has_solution:
             values = highs.getSolution().col_value
@@ -266,6 +275,8 @@ class PersistentPyomo:
         self.solver: Any = None
         self.settings: Any = None
         self.term = ""
+        self.method = ""
+        self.options: dict[str, Any] = {}
 
     def __call__(self, inputs, host, epsilon: tuple[str, float]):
         """The Result of one point (the first one builds the model and the persistent solver)."""
@@ -312,6 +323,15 @@ class PersistentPyomo:
             ):
                 setattr(updates, name, False)
             updates.update_parameters = True
+        # the method solve_model would choose; columns: every Var (the compiler keeps the used ones)
+        import pyomo.environ as pyo
+
+        from geomodel.solver.highs import METHOD_OPTIONS, StandardForm, chosen_method
+
+        columns = list(model.component_data_objects(pyo.Var, descend_into=True))
+        form = StandardForm(None, columns, [], any(v.is_integer() for v in columns))
+        self.method = chosen_method(settings.method, form)
+        self.options = {"output_flag": False, **METHOD_OPTIONS.get(self.method, {})}
         self.model, self.solver, self.settings = model, solver, settings
         return self._solve()
 
@@ -331,7 +351,7 @@ class PersistentPyomo:
             rel_gap=float(self.settings.mip_gap),
             load_solutions=False,
             raise_exception_on_nonoptimal_result=False,
-            solver_options={"output_flag": False},
+            solver_options=dict(self.options),
         )
         solved = time.perf_counter()
         run_seconds = sum(r["seconds"] for r in HIGHS_RUNS[runs:])
@@ -348,6 +368,7 @@ class PersistentPyomo:
             handover_seconds=solved - started - run_seconds,
             solve_seconds=run_seconds,
             highs_version=highspy.Highs().version(),
+            method=self.method,
         )
 
 
@@ -386,6 +407,7 @@ class Recorder:
                 "simplex_iterations": sum(r["simplex_iterations"] for r in mine),
                 "warm": all(r["warm"] for r in mine) if mine else None,
                 "status": result.status,
+                "method": str(result.dataset.attrs.get("solver_method", "")),
                 "objective": result.kpis.get("objective"),
             }
         )
@@ -425,6 +447,7 @@ def child(approach: str, scenario_path: str, term: str, points: int) -> dict[str
         "points": points,
         "bounds": [float(b) for b in front.bounds],
         "geomodel": str(Path(geomodel.__file__).parent),
+        "methods": sorted({c["method"] for c in recorder.calls}),
         "columns": HIGHS_RUNS[0]["columns"],
         "rows": HIGHS_RUNS[0]["rows"],
         "sweep_seconds": sweep_seconds,
@@ -491,10 +514,11 @@ def check(runs: list[dict[str, Any]]) -> dict[str, Any]:
 def print_table(results: list[dict[str, Any]]) -> None:
     """One line per size, term and approach."""
     print()
-    print("seconds (wall, build + hand-over + solve + read-back per point); threads=1; HiGHS default")
-    print("method. interior = every epsilon point (first + later); speed-up = rebuild's interior /")
-    print("this interior; iterations = simplex iterations of the interior points; obj diff = largest")
-    print("relative difference of a point's objective from rebuild's.")
+    methods = sorted({m for r in results for run in r["runs"] for m in run["methods"]})
+    print("seconds (wall, build + hand-over + solve + read-back per point); threads=1; HiGHS method:")
+    print(f"{', '.join(methods)}. interior = every epsilon point (first + later); speed-up = the")
+    print("first approach's interior / this interior; iterations = simplex iterations of the interior")
+    print("points; obj diff = largest relative difference of a point's objective from the first's.")
     header = (
         f"{'size':>4} {'columns':>8} {'term':>7} {'approach':>14} {'ends':>7} {'first':>7} "
         f"{'later':>7} {'interior':>8} {'HiGHS':>7} {'iters':>7} {'speed-up':>8} {'obj diff':>8} "
@@ -542,13 +566,20 @@ def main(argv: list[str] | None = None) -> int:
         choices=APPROACHES,
         help="the first is the reference the others' objectives are checked against",
     )
+    parser.add_argument(
+        "--method",
+        default="auto",
+        help="the scenarios' solver.method (auto, dual_simplex, primal_simplex, ipm, pdlp)",
+    )
     parser.add_argument("--json", type=Path, help="write every measurement here")
     options = parser.parse_args(argv)
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="geomodel-resolve-") as tmp:
         for size in options.sizes:
             path = Path(tmp) / f"synthetic_{size}.yaml"
-            path.write_text(json.dumps(synthetic_scenario(**SIZES[size])), encoding="utf-8")
+            scenario = synthetic_scenario(**SIZES[size])
+            scenario["solver"]["method"] = options.method
+            path.write_text(json.dumps(scenario), encoding="utf-8")
             for term in options.terms:
                 runs = []
                 for approach in options.approaches:
@@ -557,10 +588,16 @@ def main(argv: list[str] | None = None) -> int:
                     print(
                         f"{size} {term} {approach}: interior {run['interior_seconds']:.2f} s "
                         f"(first {run['first_point_seconds']:.2f} s), ends {run['ends_seconds']:.2f} s "
-                        f"[geomodel from {run['geomodel']}]",
+                        f"[{'/'.join(run['methods'])}; geomodel from {run['geomodel']}]",
                         flush=True,
                     )
-                result = {"size": size, "params": SIZES[size], "term": term, "runs": runs}
+                result = {
+                    "size": size,
+                    "params": SIZES[size],
+                    "method": options.method,
+                    "term": term,
+                    "runs": runs,
+                }
                 result["check"] = check(runs)
                 results.append(result)
                 if options.json:
