@@ -8,13 +8,12 @@ objective with the term bounded (Haimes et al. 1971).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import xarray as xr
 
-from geomodel.api import Progress, solve_inputs
+from geomodel.api import Progress, solve_epsilon_points, solve_inputs
 from geomodel.plugin_loader import PluginHost
 from geomodel.results.result import Result
 from geomodel.results.stack import stack_results
@@ -51,7 +50,6 @@ def pareto_front(
     points: int,
     host: PluginHost | None = None,
     progress: Progress | None = None,
-    solve: Callable[..., Result] = solve_inputs,
 ) -> ParetoFront:
     """Solve ``points`` epsilon-bounded problems between the two ends of ``term``."""
     if term not in PARETO_TERMS:
@@ -59,15 +57,13 @@ def pareto_front(
     if points < 2:
         raise ValueError(f"a Pareto sweep needs at least 2 points, got {points}")
     kpi, _ = PARETO_TERMS[term]
-    loose = solve(inputs, host=host, progress=progress)
-    tight = solve(inputs, host=host, progress=progress, minimise=term)
+    loose = solve_inputs(inputs, host=host, progress=progress)
+    tight = solve_inputs(inputs, host=host, progress=progress, minimise=term)
     if not (loose.ok and tight.ok):
         failed = loose if not loose.ok else tight
         return ParetoFront(term, [float("nan")], [failed])
     low, high = float(tight.kpis[kpi]), float(loose.kpis[kpi])
     bounds = list(np.linspace(low, high, points))
     bounds[0] = low * (1 + 1e-7) + 1e-9  # a hair above the minimum, against round-off
-    results = [
-        solve(inputs, host=host, progress=progress, epsilon=(term, bound)) for bound in bounds[:-1]
-    ]
+    results = solve_epsilon_points(inputs, term, bounds[:-1], host=host, progress=progress)
     return ParetoFront(term, bounds, [*results, loose])

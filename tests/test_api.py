@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent / "model"))
 
 import scenario_builder as sb
 
-from geomodel.api import solve, solve_inputs
+from geomodel.api import solve, solve_epsilon_points, solve_inputs
 from geomodel.inputs.build import build_inputs
 from geomodel.results.kpis import KPI_SPECS
 from geomodel.results.result import open_result
@@ -140,6 +140,28 @@ def test_a_carbon_bound_moves_the_hand_computed_share_to_the_clean_site(service_
     assert served_share_near(result) == pytest.approx(0.5, rel=REL)
     assert result.kpis["emissions_tco2"] == pytest.approx(bound, rel=REL)
     assert result.kpis["objective"] == pytest.approx(costs["cost"](0.5), rel=REL)
+
+
+@pytest.mark.parametrize("term", ["latency", "carbon"])
+def test_warm_pareto_points_reach_the_hand_computed_shares(service_inputs, catalog, h100, term):
+    # One model handed to HiGHS once, the bound changed between solves (Pareto points).
+    # latency: f >= (14.546 - L) / (14.546 - 2.816) for a bound of L ms;
+    # carbon: emissions(f) <= E gives f >= (emissions(0) - E) / (emissions(0) - emissions(1)).
+    costs = serving_costs(h100)
+    if term == "latency":
+        bounds = [4.0, 8.0, 12.0]
+        shares = [(FAR_MS - b) / (FAR_MS - NEAR_MS) for b in bounds]
+    else:
+        low, high = costs["emissions"](1.0), costs["emissions"](0.0)
+        shares = [0.9, 0.5, 0.1]
+        bounds = [high - f * (high - low) for f in shares]
+    points = solve_epsilon_points(service_inputs, term, bounds, host=catalog.host)
+    assert [p.status for p in points] == ["optimal"] * 3
+    for point, share in zip(points, shares, strict=True):
+        assert served_share_near(point) == pytest.approx(share, rel=REL)
+        assert point.kpis["objective"] == pytest.approx(costs["cost"](share), rel=REL)
+    # later points start from the first one's basis: no model is handed over again
+    assert points[0].dataset.attrs["handover_seconds"] > 10 * points[1].dataset.attrs["handover_seconds"]
 
 
 # ---- variants, overrides, a path or a Scenario ------------------------------------------------

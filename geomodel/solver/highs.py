@@ -123,45 +123,99 @@ def chosen_method(method: str, form: StandardForm) -> str:
 
 def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutcome:
     """Solve with HiGHS and load the solution into the model's variables."""
-    started = time.perf_counter()
-    form = to_highs_lp(model)
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", False)
-    highs.setOptionValue("time_limit", float(settings.time_limit_s))
-    highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
-    if settings.threads > 0:
-        highs.setOptionValue("threads", int(settings.threads))
-    method = chosen_method(settings.method, form)
-    for name, value in METHOD_OPTIONS.get(method, {}).items():
-        highs.setOptionValue(name, value)
-    highs.passModel(form.lp)
-    form.lp = None  # HiGHS holds its own copy; free ours before the solve
-    handed_over = time.perf_counter()
-    highs.run()
-    solved = time.perf_counter()
-    status = highs.getModelStatus()
-    info = highs.getInfo()
-    words = STATUS_WORDS.get(status, "error")
-    has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
-    outcome = SolveOutcome(
-        status=words,
-        message=highs.modelStatusToString(status),
-        objective=info.objective_function_value if has_solution else None,
-        mip_gap=info.mip_gap if form.is_mip and has_solution else (0.0 if has_solution else None),
-        has_solution=has_solution,
-        handover_seconds=handed_over - started,
-        solve_seconds=solved - handed_over,
-        is_mip=form.is_mip,
-        highs_version=highspy.Highs().version(),
-        method=method,
-    )
-    if has_solution:
-        values = highs.getSolution().col_value
-        for var, value in zip(form.columns, values, strict=True):
-            var.set_value(value, skip_validation=True)
-    elif words == "infeasible":
-        outcome.iis_constraints = _iis(highs, form, min(IIS_TIME_LIMIT_S, settings.time_limit_s))
-    return outcome
+    return HighsSession(model, settings).run()
+
+
+class HighsSession:
+    """A model handed to HiGHS once, to be solved again after small changes.
+
+    Each :meth:`run` after a change of a row bound or coefficient starts from the
+    last basis (Pareto points: 3.4-3.9x faster than rebuilding, bench/resolve.py).
+    """
+
+    def __init__(self, model: pyo.ConcreteModel, settings: SolverSettings) -> None:
+        started = time.perf_counter()
+        self.form = to_highs_lp(model)
+        self.settings = settings
+        self.highs = highspy.Highs()
+        self.highs.setOptionValue("output_flag", False)
+        self.highs.setOptionValue("time_limit", float(settings.time_limit_s))
+        self.highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
+        if settings.threads > 0:
+            self.highs.setOptionValue("threads", int(settings.threads))
+        self.method = chosen_method(settings.method, self.form)
+        self._use(self.method)
+        self.highs.passModel(self.form.lp)
+        self.form.lp = None  # HiGHS holds its own copy; free ours before the solve
+        self._pending_seconds = time.perf_counter() - started
+        self._row_of: dict[int, int] = {}
+        self._column_of: dict[int, int] = {}
+
+    def _use(self, method: str) -> None:
+        for name, value in METHOD_OPTIONS.get(method, {}).items():
+            self.highs.setOptionValue(name, value)
+
+    def run(self) -> SolveOutcome:
+        """Solve (warm after the first run) and load the solution into the model."""
+        highs, form = self.highs, self.form
+        began = time.perf_counter()
+        highs.run()
+        solved = time.perf_counter()
+        status = highs.getModelStatus()
+        info = highs.getInfo()
+        words = STATUS_WORDS.get(status, "error")
+        has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
+        outcome = SolveOutcome(
+            status=words,
+            message=highs.modelStatusToString(status),
+            objective=info.objective_function_value if has_solution else None,
+            mip_gap=info.mip_gap if form.is_mip and has_solution else (0.0 if has_solution else None),
+            has_solution=has_solution,
+            handover_seconds=self._pending_seconds,
+            solve_seconds=solved - began,
+            is_mip=form.is_mip,
+            highs_version=highs.version(),
+            method=self.method,
+        )
+        self._pending_seconds = 0.0
+        if has_solution:
+            values = highs.getSolution().col_value
+            for var, value in zip(form.columns, values, strict=True):
+                var.set_value(value, skip_validation=True)
+        elif words == "infeasible":
+            limit_s = min(IIS_TIME_LIMIT_S, self.settings.time_limit_s)
+            outcome.iis_constraints = _iis(highs, form, limit_s)
+        if self.method == "ipm":  # an interior point cannot start warm; simplex can
+            self.method = "primal_simplex"
+            self._use(self.method)
+        return outcome
+
+    def set_row_upper(self, constraint, upper: float) -> None:
+        """Change the upper bound of a one-row ``<=`` constraint."""
+        started = time.perf_counter()
+        row = self._row(constraint)
+        lower = -highspy.kHighsInf
+        self.highs.changeRowBounds(row, lower, float(upper))
+        self._pending_seconds += time.perf_counter() - started
+
+    def set_coefficient(self, constraint, var, value: float) -> None:
+        """Change the coefficient of ``var`` in a one-row constraint."""
+        started = time.perf_counter()
+        self.highs.changeCoeff(self._row(constraint), self._column(var), float(value))
+        self._pending_seconds += time.perf_counter() - started
+
+    def _row(self, constraint) -> int:
+        if not self._row_of:
+            self._row_of = {id(entry.constraint): i for i, entry in enumerate(self.form.rows)}
+        row = self._row_of[id(constraint)]
+        if self.form.rows[row].bound_type != 1:
+            raise ValueError(f"{constraint.name} is not a single <= row")
+        return row
+
+    def _column(self, var) -> int:
+        if not self._column_of:
+            self._column_of = {id(v): i for i, v in enumerate(self.form.columns)}
+        return self._column_of[id(var)]
 
 
 def _iis(highs: highspy.Highs, form: StandardForm, time_limit_s: float) -> list[str]:
