@@ -15,6 +15,7 @@ from typing import Any
 import pyomo
 import xarray as xr
 from pyomo.common.errors import InfeasibleConstraintException
+from pyomo.common.gc_manager import PauseGC
 
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.build import build_inputs
@@ -162,12 +163,15 @@ def _build(
     """The model with extensions, an epsilon bound and a term objective as asked."""
     options = json.loads(inputs.attrs.get("solver_options", "{}"))
     started = time.perf_counter()
-    model = build_model(inputs, IntegerChoices(**options.get("integer", {})))
-    messages = _apply_extensions(model, inputs, host)
-    if epsilon is not None:
-        add_epsilon_bound(model, *epsilon)
-    if minimise != "weighted":
-        minimise_term(model, minimise)
+    # millions of small, acyclic objects: the cyclic garbage collector would spend
+    # two thirds of the build scanning them (10^6 columns: 18.5 s -> 5.7 s without it)
+    with PauseGC():
+        model = build_model(inputs, IntegerChoices(**options.get("integer", {})))
+        messages = _apply_extensions(model, inputs, host)
+        if epsilon is not None:
+            add_epsilon_bound(model, *epsilon)
+        if minimise != "weighted":
+            minimise_term(model, minimise)
     return model, messages, time.perf_counter() - started
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyomo.environ as pyo
 import xarray as xr
-from pyomo.core.expr.numeric_expr import LinearExpression
+from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
 
 from geomodel.model.sets import ModelSets, build_sets
 
@@ -42,8 +42,14 @@ class IntegerChoices:
 
 
 def linear(coefs: Iterable[float], variables: Iterable, constant: float = 0.0) -> LinearExpression:
-    """A linear expression built directly (much faster than summing terms)."""
-    return LinearExpression(constant=constant, linear_coefs=list(coefs), linear_vars=list(variables))
+    """A linear expression built directly (much faster than summing terms); a term with
+    coefficient 1 is the variable itself, without a product object."""
+    args: list = [constant] if constant else []
+    args.extend(
+        var if coef == 1.0 else MonomialTermExpression((coef, var))
+        for coef, var in zip(coefs, variables, strict=True)
+    )
+    return LinearExpression(args)
 
 
 def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> pyo.ConcreteModel:
