@@ -29,10 +29,10 @@ one after the other, and the median of ``--repeats`` processes is reported:
   passed to highspy) is measured the same way, so its ratio is comparable.
 
 Every HiGHS run uses ``threads=1`` (the synthetic scenarios set
-``solver.threads: 1``; the linopy model is solved with ``threads=1``). At 1e6
-the benchmark also sets ``solver=ipm`` for geomodel, its floor and linopy alike
-(``SIZE_HIGHS``; ``--highs NAME=VALUE ...`` replaces it for every size): dual
-simplex, geomodel's default, does not finish there in reasonable time. The
+``solver.threads: 1``; the linopy model is solved with ``threads=1``) and the
+method geomodel chooses (``solver.method: auto``), which the floor inherits with
+the other options; linopy gets the same method as geomodel at each size.
+``--highs NAME=VALUE ...`` sets HiGHS options on top, for every size. The
 objectives of geomodel and its floor must agree to 1e-6 relative (exit status 1
 otherwise). ``--partial FILE`` keeps the runs of the current size as they end.
 """
@@ -62,10 +62,6 @@ SIZES: dict[str, dict[str, int]] = {
     "1e5": {"sites": 10, "workloads": 20, "hours": 96},
     "1e6": {"sites": 20, "workloads": 50, "hours": 192},
 }
-#: HiGHS options the benchmark sets on top of geomodel's (``--highs`` replaces them). At
-#: 10^6 columns geomodel's default method (dual simplex) did not finish in reasonable
-#: time on this LP (docs/performance.md), so both geomodel and its floor use IPM there.
-SIZE_HIGHS: dict[str, dict[str, Any]] = {"1e4": {}, "1e5": {}, "1e6": {"solver": "ipm"}}
 #: issue 7 goals: total / floor at most this (None: no ratio goal at that size)
 TOTAL_GOAL = {"1e4": None, "1e5": 1.6, "1e6": 1.25}
 MEMORY_GOAL = 1.3
@@ -427,7 +423,7 @@ def measure_size(
     label: str, folder: Path, repeats: int, linopy: bool, highs: dict[str, Any] | None, log
 ) -> dict[str, Any]:
     params = SIZES[label]
-    highs = SIZE_HIGHS[label] if highs is None else highs
+    highs = highs or {}
     highs_json = json.dumps(highs)
     scenario = synthetic_scenario(**params)
     path = folder / f"synthetic_{label}.yaml"
@@ -451,8 +447,10 @@ def measure_size(
                 f"solve {run['solve']:.2f} s, peak {run['peak_mb']:.0f} MB"
             )
     if linopy:
-        columns = out["geomodel_runs"][0]["columns"]
-        sizes = (str(params["sites"]), str(params["hours"]), str(columns))
+        first = out["geomodel_runs"][0]
+        method = {k: v for k, v in first["options"].items() if k in ("solver", "simplex_strategy")}
+        highs_json = json.dumps({**method, **highs})  # the method geomodel chose, for linopy too
+        sizes = (str(params["sites"]), str(params["hours"]), str(first["columns"]))
         linopy_lp = folder / f"linopy_{label}.npz"
         out["linopy_runs"], out["linopy_floor_runs"] = [], []
         for repeat in range(repeats):
@@ -641,7 +639,7 @@ def main(argv: list[str] | None = None) -> int:
         "--highs",
         nargs="*",
         metavar="NAME=VALUE",
-        help="HiGHS options for every size instead of SIZE_HIGHS (e.g. solver=ipm; none: defaults)",
+        help="HiGHS options set on top of geomodel's for every size (e.g. solver=ipm)",
     )
     options = parser.parse_args(argv)
     global PARTIAL
@@ -659,7 +657,7 @@ def main(argv: list[str] | None = None) -> int:
                 folder,
                 options.repeats,
                 not options.no_linopy,
-                None if options.highs is None else parse_highs(options.highs),
+                parse_highs(options.highs or []),
                 lambda line: print(line, flush=True),
             )
             result["summary"] = summarise(result)

@@ -37,8 +37,11 @@ METHOD_OPTIONS: dict[str, dict[str, str | int]] = {
     "pdlp": {"solver": "pdlp"},
 }
 #: ``auto``: LPs with fewer columns than this go to primal simplex, larger ones to
-#: interior point (measured on geomodel's own LPs: docs/performance.md)
-AUTO_IPM_MIN_COLUMNS = 300_000
+#: interior point. Measured on geomodel's own LPs (bench/solver_methods.py,
+#: docs/performance.md): primal is fastest at 10^4 columns; at 10^5 primal and IPX
+#: trade places with the load (11.2 vs 16.2 s, 14.5 vs 7.8 s); at 10^6 primal takes
+#: 641 s and IPX 192 s. Dual simplex, HiGHS's own choice, is never the fastest.
+AUTO_IPM_MIN_COLUMNS = 100_000
 #: Longest the search for an irreducible infeasible subset may take, s
 IIS_TIME_LIMIT_S = 60.0
 
