@@ -705,12 +705,12 @@ class SolverOptions(Section):
         examples=[4],
         json_schema_extra={"unit": "threads"},
     )
-    method: Literal["auto", "dual_simplex", "primal_simplex", "ipm", "pdlp"] = Field(
+    method: Literal["auto", "dual_simplex", "primal_simplex", "ipm", "ipm_no_crossover", "pdlp"] = Field(
         default="auto",
         description=(
             "HiGHS method for a linear programme: auto picks by size as measured in "
-            "docs/performance.md; ipm is interior point with crossover. A MIP's "
-            "branch and bound always uses HiGHS's own choice"
+            "docs/performance.md; ipm is interior point with crossover to a vertex "
+            "solution. A MIP's branch and bound always uses HiGHS's own choice"
         ),
         examples=["ipm"],
     )

@@ -33,7 +33,8 @@ STATUS_WORDS = {
 METHOD_OPTIONS: dict[str, dict[str, str | int]] = {
     "dual_simplex": {"solver": "simplex", "simplex_strategy": 1},
     "primal_simplex": {"solver": "simplex", "simplex_strategy": 4},
-    "ipm": {"solver": "ipm"},
+    "ipm": {"solver": "ipm", "run_crossover": "on"},
+    "ipm_no_crossover": {"solver": "ipm", "run_crossover": "off"},
     "pdlp": {"solver": "pdlp"},
 }
 #: ``auto``: LPs with fewer columns than this go to primal simplex, larger ones to
@@ -41,6 +42,9 @@ METHOD_OPTIONS: dict[str, dict[str, str | int]] = {
 #: docs/performance.md): primal is fastest at 10^4 columns; at 10^5 primal and IPX
 #: trade places with the load (11.2 vs 16.2 s, 14.5 vs 7.8 s); at 10^6 primal takes
 #: 641 s and IPX 192 s. Dual simplex, HiGHS's own choice, is never the fastest.
+#: Crossover (from the interior solution to a vertex) took 47 of IPX's 192 s at 10^6
+#: and moved the objective by 4e-10, so ``auto`` skips it unless the model is to be
+#: solved again from its basis (Pareto points).
 AUTO_IPM_MIN_COLUMNS = 100_000
 #: Longest the search for an irreducible infeasible subset may take, s
 IIS_TIME_LIMIT_S = 60.0
@@ -115,18 +119,21 @@ def to_highs_lp(model: pyo.ConcreteModel) -> StandardForm:
     return StandardForm(lp, columns, info.rows, bool(integer.any()))
 
 
-def chosen_method(method: str, form: StandardForm) -> str:
-    """The method ``auto`` stands for on this model; a MIP keeps HiGHS's own choice."""
+def chosen_method(method: str, form: StandardForm, resolves: bool = False) -> str:
+    """The method ``auto`` stands for on this model; a MIP keeps HiGHS's own choice.
+    A model that ``resolves`` needs a basis to start the next solve from."""
     if form.is_mip:
         return "branch_and_bound"
     if method != "auto":
         return method
-    return "ipm" if len(form.columns) >= AUTO_IPM_MIN_COLUMNS else "primal_simplex"
+    if len(form.columns) < AUTO_IPM_MIN_COLUMNS:
+        return "primal_simplex"
+    return "ipm" if resolves else "ipm_no_crossover"
 
 
 def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutcome:
     """Solve with HiGHS and load the solution into the model's variables."""
-    return HighsSession(model, settings).run()
+    return HighsSession(model, settings, resolves=False).run()
 
 
 class HighsSession:
@@ -136,7 +143,9 @@ class HighsSession:
     last basis (Pareto points: 3.4-3.9x faster than rebuilding, bench/resolve.py).
     """
 
-    def __init__(self, model: pyo.ConcreteModel, settings: SolverSettings) -> None:
+    def __init__(
+        self, model: pyo.ConcreteModel, settings: SolverSettings, resolves: bool = True
+    ) -> None:
         started = time.perf_counter()
         self.form = to_highs_lp(model)
         self.settings = settings
@@ -146,7 +155,7 @@ class HighsSession:
         self.highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
         if settings.threads > 0:
             self.highs.setOptionValue("threads", int(settings.threads))
-        self.method = chosen_method(settings.method, self.form)
+        self.method = chosen_method(settings.method, self.form, resolves)
         self._use(self.method)
         self.highs.passModel(self.form.lp)
         self.form.lp = None  # HiGHS holds its own copy; free ours before the solve
@@ -188,7 +197,7 @@ class HighsSession:
         elif words == "infeasible":
             limit_s = min(IIS_TIME_LIMIT_S, self.settings.time_limit_s)
             outcome.iis_constraints = _iis(highs, form, limit_s)
-        if self.method == "ipm":  # an interior point cannot start warm; simplex can
+        if self.method.startswith("ipm"):  # an interior point cannot start warm; simplex can
             self.method = "primal_simplex"
             self._use(self.method)
         return outcome

@@ -41,6 +41,7 @@ METHODS = {
     "dual_simplex": ("dual_simplex", REL),
     "primal_simplex": ("primal_simplex", REL),
     "ipm": ("ipm", REL),
+    "ipm_no_crossover": ("ipm_no_crossover", REL),
     "pdlp": ("pdlp", 1e-3),
 }
 
