@@ -50,6 +50,7 @@ def synthetic_scenario(
     regions: int | None = None,
     sla_ms: float = 25.0,
     training_load: float = 0.1,
+    latency_weight: float = 0.0,
     start: str = "2025-01-01T00:00:00+00:00",
 ) -> dict[str, Any]:
     """A scenario dict of the given size (see docs/performance.md for the sizes used).
@@ -71,6 +72,8 @@ def synthetic_scenario(
       place in ``PLACES``.
     * ``sla_ms``: every service's round-trip latency limit (25 ms: a region reaches
       the sites of its own metro area and continent-scale neighbours, about 4-6 sites).
+    * ``latency_weight``: USD per ms per Mtoken. At 0 (the default) latency is not
+      priced, so which site within the SLA serves a region is left to ties.
 
     Columns of the model per hour, roughly: ``jobs x sites x 2`` train, ``jobs x
     sites`` span, ``jobs x usable links`` flow, ``services x regions x reachable
@@ -135,7 +138,10 @@ def synthetic_scenario(
         "training": training,
         "inference": inference,
         "links": {"mesh": {"technology": "smf_800zr", "max_length": "1500 km"}},
-        "objective": {"carbon_price": "50 USD/tCO2"},
+        "objective": {
+            "carbon_price": "50 USD/tCO2",
+            "latency_weight": f"{latency_weight:g} USD/ms/Mtoken",
+        },
         "solver": {"threads": 1, "time_limit": "3600 s"},
     }
 

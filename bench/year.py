@@ -114,8 +114,11 @@ def _scenario(
     threads: int,
     time_limit: float,
     hours: int = HOURS_PER_YEAR,
+    latency_weight: float = 0.0,
 ) -> dict:
-    scenario = synthetic_scenario(sites, workloads, hours, typical_days=days)
+    scenario = synthetic_scenario(
+        sites, workloads, hours, typical_days=days, latency_weight=latency_weight
+    )
     scenario["solver"] = {"threads": threads, "time_limit": f"{time_limit:g} s"}
     return scenario
 
@@ -133,7 +136,7 @@ def run_check(options, folder: Path, log) -> dict[str, Any]:
     full = _solve(
         folder,
         "check_full",
-        _scenario(sites, workloads, None, options.threads, limit, hours),
+        _scenario(sites, workloads, None, options.threads, limit, hours, options.latency_weight),
         options.highs,
     )
     log(f"  full: {full['wall']:.1f} s ({full['kpis']['solver_status']}), peak {full['peak_mb']:.0f} MB")
@@ -142,7 +145,7 @@ def run_check(options, folder: Path, log) -> dict[str, Any]:
         run = _solve(
             folder,
             f"check_{days}",
-            _scenario(sites, workloads, days, options.threads, limit, hours),
+            _scenario(sites, workloads, days, options.threads, limit, hours, options.latency_weight),
             options.highs,
         )
         errors = kpi_errors(run["kpis"], full["kpis"])
@@ -183,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         help="typical day counts to time the year with (default: the check's choice)",
     )
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--latency-weight",
+        type=float,
+        default=0.0,
+        help="USD/ms/Mtoken in every scenario (default 0: latency not priced, left to ties)",
+    )
     parser.add_argument("--full-time-limit", type=float, default=1800.0)
     parser.add_argument("--year-time-limit", type=float, default=1800.0)
     parser.add_argument("--json", type=Path)
@@ -217,7 +226,12 @@ def main(argv: list[str] | None = None) -> int:
                 folder,
                 f"year_{days}",
                 _scenario(
-                    options.sites, options.workloads, days, options.threads, options.year_time_limit
+                    options.sites,
+                    options.workloads,
+                    days,
+                    options.threads,
+                    options.year_time_limit,
+                    latency_weight=options.latency_weight,
                 ),
                 options.highs,
             )
