@@ -124,9 +124,9 @@ def _scenario(
 
 
 def kpi_errors(aggregated: dict[str, Any], full: dict[str, Any]) -> dict[str, float | None]:
-    from geomodel.aggregation_check import CHECKED_KPIS, relative_error
+    from geomodel.aggregation_check import CHECKED_KPIS, kpi_error
 
-    return {name: relative_error(aggregated.get(name), full.get(name)) for name in CHECKED_KPIS}
+    return {name: kpi_error(name, aggregated.get(name), full.get(name)) for name in CHECKED_KPIS}
 
 
 def run_check(options, folder: Path, log) -> dict[str, Any]:

@@ -24,6 +24,9 @@ CHECKED_KPIS = (
     "renewable_share",
     "objective",
 )
+#: KPIs that are a share of demand and usually 0: compared by their absolute
+#: difference (an interior-point solution leaves ~1e-10 where a vertex has 0)
+ABSOLUTE_KPIS = frozenset({"unserved_fraction"})
 
 
 @dataclass
@@ -32,12 +35,12 @@ class AggregationCheck:
     full: Result
 
     def rows(self) -> list[dict[str, Any]]:
-        """Per KPI: both values and the relative error of the aggregated one."""
+        """Per KPI: both values and the error of the aggregated one (:func:`kpi_error`)."""
         rows = []
         for name in CHECKED_KPIS:
             a, f = self.aggregated.kpis.get(name), self.full.kpis.get(name)
             rows.append(
-                {"kpi": name, "aggregated": a, "full": f, "relative_error": relative_error(a, f)}
+                {"kpi": name, "aggregated": a, "full": f, "relative_error": kpi_error(name, a, f)}
             )
         return rows
 
@@ -47,11 +50,20 @@ class AggregationCheck:
         return max(errors, default=float("nan"))
 
 
+def kpi_error(name: str, value: Any, reference: Any) -> float | None:
+    """Relative error of a KPI; the absolute difference for :data:`ABSOLUTE_KPIS`."""
+    if name in ABSOLUTE_KPIS:
+        return abs(value - reference) if _comparable(value, reference) else None
+    return relative_error(value, reference)
+
+
+def _comparable(*values: Any) -> bool:
+    return all(isinstance(v, int | float) and not math.isnan(v) for v in values)
+
+
 def relative_error(value: Any, reference: Any) -> float | None:
     """|value - reference| / |reference|; absolute difference when the reference is 0."""
-    if not isinstance(value, int | float) or not isinstance(reference, int | float):
-        return None
-    if math.isnan(value) or math.isnan(reference):
+    if not _comparable(value, reference):
         return None
     return abs(value - reference) / abs(reference) if reference else abs(value - reference)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from geomodel.aggregation_check import check_aggregation, relative_error
+from geomodel.aggregation_check import check_aggregation, kpi_error, relative_error
 from geomodel.results.calendar import to_calendar
 
 QUICKSTART = "scenarios/quickstart.yaml"
@@ -17,6 +17,14 @@ def test_relative_error():
     assert relative_error(0.5, 0.0) == 0.5
     assert relative_error(None, 1.0) is None
     assert relative_error(float("nan"), 1.0) is None
+
+
+def test_unserved_fraction_is_compared_absolutely():
+    # 1e-10 of demand unserved (interior-point dust) against 0 is no error worth 100 %
+    assert kpi_error("unserved_fraction", 0.0, 1e-10) == pytest.approx(1e-10)
+    assert kpi_error("unserved_fraction", 0.03, 0.01) == pytest.approx(0.02)
+    assert kpi_error("cost_usd", 98.0, 100.0) == pytest.approx(0.02)
+    assert kpi_error("unserved_fraction", None, 0.0) is None
 
 
 def test_as_many_typical_days_as_days_reproduces_the_full_solve(catalog):

@@ -139,7 +139,10 @@ def _check_aggregation(scenario_file, output, variant, set_, json_output) -> Non
             },
             title=f"{scenario_file.name}: typical days against the full series",
         )
-        console().print(f"worst relative error: {check.worst_error:.2%}")
+        console().print(
+            f"worst relative error: {check.worst_error:.2%} "
+            "(unserved_fraction: absolute difference, a share of demand)"
+        )
     if not (check.aggregated.has_solution and check.full.has_solution):
         raise typer.Exit(1)
 
