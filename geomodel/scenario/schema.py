@@ -710,7 +710,9 @@ class SolverOptions(Section):
         description=(
             "HiGHS method for a linear programme: auto picks by size as measured in "
             "docs/performance.md; ipm is interior point with crossover to a vertex "
-            "solution. A MIP's branch and bound always uses HiGHS's own choice"
+            "solution; ipm_no_crossover is about a quarter faster on large models but "
+            "returns an interior plan that spreads load over equally cheap options. "
+            "A MIP's branch and bound always uses HiGHS's own choice"
         ),
         examples=["ipm"],
     )

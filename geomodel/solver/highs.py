@@ -42,9 +42,10 @@ METHOD_OPTIONS: dict[str, dict[str, str | int]] = {
 #: docs/performance.md): primal is fastest at 10^4 columns; at 10^5 primal and IPX
 #: trade places with the load (11.2 vs 16.2 s, 14.5 vs 7.8 s); at 10^6 primal takes
 #: 641 s and IPX 192 s. Dual simplex, HiGHS's own choice, is never the fastest.
-#: Crossover (from the interior solution to a vertex) took 47 of IPX's 192 s at 10^6
-#: and moved the objective by 4e-10, so ``auto`` skips it unless the model is to be
-#: solved again from its basis (Pareto points).
+#: ``auto`` keeps IPX's crossover to a vertex solution, although it took 47 of IPX's
+#: 192 s at 10^6 columns: without it the plan is an interior point of the optimal
+#: face, which spreads serving over every equally cheap site and moves KPIs the
+#: objective does not fix (the year check's p95 latency by 27 %; docs/performance.md).
 AUTO_IPM_MIN_COLUMNS = 100_000
 #: Longest the search for an irreducible infeasible subset may take, s
 IIS_TIME_LIMIT_S = 60.0
@@ -119,21 +120,18 @@ def to_highs_lp(model: pyo.ConcreteModel) -> StandardForm:
     return StandardForm(lp, columns, info.rows, bool(integer.any()))
 
 
-def chosen_method(method: str, form: StandardForm, resolves: bool = False) -> str:
-    """The method ``auto`` stands for on this model; a MIP keeps HiGHS's own choice.
-    A model that ``resolves`` needs a basis to start the next solve from."""
+def chosen_method(method: str, form: StandardForm) -> str:
+    """The method ``auto`` stands for on this model; a MIP keeps HiGHS's own choice."""
     if form.is_mip:
         return "branch_and_bound"
     if method != "auto":
         return method
-    if len(form.columns) < AUTO_IPM_MIN_COLUMNS:
-        return "primal_simplex"
-    return "ipm" if resolves else "ipm_no_crossover"
+    return "ipm" if len(form.columns) >= AUTO_IPM_MIN_COLUMNS else "primal_simplex"
 
 
 def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutcome:
     """Solve with HiGHS and load the solution into the model's variables."""
-    return HighsSession(model, settings, resolves=False).run()
+    return HighsSession(model, settings).run()
 
 
 class HighsSession:
@@ -143,9 +141,7 @@ class HighsSession:
     last basis (Pareto points: 3.4-3.9x faster than rebuilding, bench/resolve.py).
     """
 
-    def __init__(
-        self, model: pyo.ConcreteModel, settings: SolverSettings, resolves: bool = True
-    ) -> None:
+    def __init__(self, model: pyo.ConcreteModel, settings: SolverSettings) -> None:
         started = time.perf_counter()
         self.form = to_highs_lp(model)
         self.settings = settings
@@ -155,7 +151,7 @@ class HighsSession:
         self.highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
         if settings.threads > 0:
             self.highs.setOptionValue("threads", int(settings.threads))
-        self.method = chosen_method(settings.method, self.form, resolves)
+        self.method = chosen_method(settings.method, self.form)
         self._use(self.method)
         self.highs.passModel(self.form.lp)
         self.form.lp = None  # HiGHS holds its own copy; free ours before the solve

@@ -12,17 +12,16 @@ def form(columns: int, is_mip: bool = False) -> StandardForm:
 
 
 @pytest.mark.parametrize(
-    ("columns", "resolves", "method"),
+    ("columns", "method"),
     [
-        (10_000, False, "primal_simplex"),
-        (AUTO_IPM_MIN_COLUMNS - 1, True, "primal_simplex"),
-        (AUTO_IPM_MIN_COLUMNS, False, "ipm_no_crossover"),
-        # a model solved again needs the vertex (basis) crossover gives
-        (AUTO_IPM_MIN_COLUMNS, True, "ipm"),
+        (10_000, "primal_simplex"),
+        (AUTO_IPM_MIN_COLUMNS - 1, "primal_simplex"),
+        # with crossover: a vertex, as the simplex methods give
+        (AUTO_IPM_MIN_COLUMNS, "ipm"),
     ],
 )
-def test_auto_picks_by_size(columns, resolves, method):
-    assert chosen_method("auto", form(columns), resolves) == method
+def test_auto_picks_by_size(columns, method):
+    assert chosen_method("auto", form(columns)) == method
 
 
 def test_a_named_method_is_kept_and_a_mip_keeps_highs_choice():
