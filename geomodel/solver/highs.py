@@ -43,9 +43,10 @@ METHOD_OPTIONS: dict[str, dict[str, str | int]] = {
 #: trade places with the load (11.2 vs 16.2 s, 14.5 vs 7.8 s); at 10^6 primal takes
 #: 641 s and IPX 192 s. Dual simplex, HiGHS's own choice, is never the fastest.
 #: ``auto`` keeps IPX's crossover to a vertex solution, although it took 47 of IPX's
-#: 192 s at 10^6 columns: without it the plan is an interior point of the optimal
-#: face, which spreads serving over every equally cheap site and moves KPIs the
-#: objective does not fix (the year check's p95 latency by 27 %; docs/performance.md).
+#: 192 s at 10^6 columns: a vertex is a sparse plan with exact zeros, like the
+#: simplex methods give at smaller sizes, and a basis a re-solve can start from
+#: (Pareto points); without crossover the plan is an interior point of the optimal
+#: face, spreading load thinly over equally cheap options.
 AUTO_IPM_MIN_COLUMNS = 100_000
 #: Longest the search for an irreducible infeasible subset may take, s
 IIS_TIME_LIMIT_S = 60.0
