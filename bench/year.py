@@ -5,6 +5,7 @@ Run by hand (not part of the test suite):
     python bench/year.py                                  # the check, then the year
     python bench/year.py --days 8 12 16 --threads 2
     python bench/year.py --skip-check --year-days 12      # only time the year
+    python bench/year.py --skip-year --latency-weight 1e-4  # only the KPI check
     python bench/year.py --json year.json
 
 Two parts, every solve in a fresh Python process (peak memory is per process):
@@ -179,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-workloads", type=int, default=4)
     parser.add_argument("--check-hours", type=int, default=HOURS_PER_YEAR)
     parser.add_argument("--skip-check", action="store_true")
+    parser.add_argument("--skip-year", action="store_true")
     parser.add_argument(
         "--year-days",
         type=int,
@@ -218,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
             if options.json:
                 options.json.write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
         chosen = report.get("check", {}).get("chosen")
-        year_days = options.year_days or [chosen or max(options.days)]
+        year_days = [] if options.skip_year else options.year_days or [chosen or max(options.days)]
         report["year"] = []
         for days in year_days:
             log(f"year: {options.sites} sites, {options.workloads} workloads, {days} typical days ...")
