@@ -164,6 +164,21 @@ def test_warm_pareto_points_reach_the_hand_computed_shares(service_inputs, catal
     assert points[0].dataset.attrs["handover_seconds"] > 10 * points[1].dataset.attrs["handover_seconds"]
 
 
+def test_every_warm_run_gets_the_whole_time_limit(service_inputs, catalog):
+    # HiGHS counts time_limit from a Highs object's first run (ERGO-Code/HiGHS#1477), so
+    # a session moves the limit on by the time already run before each solve.
+    from geomodel.api import _build, solver_settings
+    from geomodel.solver.highs import HighsSession
+
+    model, _, _ = _build(service_inputs, catalog.host, ("carbon", 1e9), "weighted")
+    session = HighsSession(model, solver_settings(service_inputs))
+    for _ in range(2):
+        before_s = session.highs.getRunTime()
+        assert session.run().status == "optimal"
+        _, limit_s = session.highs.getOptionValue("time_limit")
+        assert limit_s == pytest.approx(before_s + 60.0)
+
+
 # ---- variants, overrides, a path or a Scenario ------------------------------------------------
 
 

@@ -148,7 +148,6 @@ class HighsSession:
         self.settings = settings
         self.highs = highspy.Highs()
         self.highs.setOptionValue("output_flag", False)
-        self.highs.setOptionValue("time_limit", float(settings.time_limit_s))
         self.highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
         if settings.threads > 0:
             self.highs.setOptionValue("threads", int(settings.threads))
@@ -167,6 +166,8 @@ class HighsSession:
     def run(self) -> SolveOutcome:
         """Solve (warm after the first run) and load the solution into the model."""
         highs, form = self.highs, self.form
+        # HiGHS counts time_limit from the object's first run (ERGO-Code/HiGHS#1477)
+        highs.setOptionValue("time_limit", highs.getRunTime() + float(self.settings.time_limit_s))
         began = time.perf_counter()
         highs.run()
         solved = time.perf_counter()
@@ -202,9 +203,7 @@ class HighsSession:
     def set_row_upper(self, constraint, upper: float) -> None:
         """Change the upper bound of a one-row ``<=`` constraint."""
         started = time.perf_counter()
-        row = self._row(constraint)
-        lower = -highspy.kHighsInf
-        self.highs.changeRowBounds(row, lower, float(upper))
+        self.highs.changeRowBounds(self._row(constraint), -highspy.kHighsInf, float(upper))
         self._pending_seconds += time.perf_counter() - started
 
     def set_coefficient(self, constraint, var, value: float) -> None:
