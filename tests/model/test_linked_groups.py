@@ -86,3 +86,16 @@ def test_a_job_never_uses_two_sites_without_a_link(tmp_path, catalog, participat
     assert float(chips.sel(site="a").sum()) == pytest.approx(800, rel=REL)
     assert float(chips.sel(site="b").sum()) == pytest.approx(800, rel=REL)
     assert float(chips.sel(site="c").sum()) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_a_job_that_needs_unlinked_sites_together_is_explained_in_words(tmp_path, catalog):
+    # 2,400 chip-hours in one hour need all three sites (800 chips each); a and c are not
+    # linked, so no plan exists and the explanation names the linked-sites rule.
+    data = chain_scenario(participation=True)
+    rate = sb.job_rate_eflop_per_chip_hour(0.989, 0.5)
+    data["training"]["pretrain"]["compute"] = 2400 * rate
+    result = sb.run(tmp_path, data, catalog)
+    assert result.status == "infeasible"
+    text = "\n".join(result.messages)
+    assert "training job 'pretrain'" in text
+    assert "only at sites linked pairwise" in text
