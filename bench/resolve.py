@@ -13,38 +13,37 @@ runs the sweep, one approach per fresh Python process, one process at a time.
 The two ends (the weighted optimum and the lexicographic minimum of the term)
 are solved by ``solve_inputs`` in every approach; the approaches differ only in
 how the ``points - 1`` epsilon-bounded points are solved (pareto_front's
-``solve`` argument):
+``solve_points`` argument):
 
-* ``rebuild``: today's path, ``solve_inputs(epsilon=...)`` for every point: the
-  Pyomo model is rebuilt, compiled (``LinearStandardFormCompiler``), passed to a
-  new ``highspy.Highs`` and solved cold (with presolve).
-* ``kept``: the first point goes through ``solve_inputs`` too, but its model,
-  compiled form and ``Highs`` are kept; every later point changes the epsilon row
-  (``changeRowBounds`` for carbon; ``changeCoeff`` on its serve columns for
-  latency, whose bound multiplies served demand) and calls ``run()`` again, which
-  starts simplex from the previous optimal basis (no presolve); the solution
-  is read back into the kept Pyomo model and turned into a Result as
-  ``solve_inputs`` does.
+* ``rebuild``: ``solve_inputs(epsilon=...)`` for every point (geomodel's path
+  before the warm re-solves): the Pyomo model is rebuilt, compiled
+  (``LinearStandardFormCompiler``), passed to a new ``highspy.Highs`` and solved
+  cold (with presolve).
+* ``kept``: geomodel's path, ``geomodel.api.solve_epsilon_points``: one model
+  and one ``Highs``; every later point changes the epsilon row (one
+  ``changeRowBounds`` for carbon, one ``changeCoeff`` for latency) and calls
+  ``run()`` again, which starts simplex from the previous basis.
 * ``persistent``: Pyomo's persistent HiGHS interface
-  (``pyomo.contrib.solver.solvers.highs.Highs``) on the model of the first point,
-  built with the epsilon bound as a mutable Param; every later point sets the
-  Param and calls ``solve`` again (Pyomo updates the row and HiGHS warm-starts).
-  Only parameter updates are switched on (``auto_updates``), the cheapest correct
+  (``pyomo.contrib.solver.solvers.highs.Highs``) on the model of the first point
+  (whose epsilon bound is a mutable Param); every later point sets the Param and
+  calls ``solve`` again (Pyomo updates the model and HiGHS warm-starts). Only
+  parameter updates are switched on (``auto_updates``), the cheapest correct
   setting for this change; ``persistent-all`` keeps Pyomo's default checks (every
   constraint, variable and named expression looked at again before each solve).
 
 Every HiGHS run uses ``threads=1`` (the synthetic scenarios set it) and the method
 geomodel chooses (``solver.method``, ``auto`` unless ``--method`` says otherwise:
-primal simplex below 300,000 columns, so at both sizes here), with the same HiGHS
-options in every approach. Per approach: the seconds of the two
-ends, of the first point (for ``kept`` and ``persistent`` it includes building and
-handing over the model they keep), of the later points, and of all points
-(``interior``, what the approaches are compared on), each point's wall time from
-the call to its Result (build, hand-over, solve and read-back); the HiGHS ``run``
-seconds and simplex iterations inside them (on a busy machine the seconds vary,
-the iterations do not); and the process's peak RSS. Every
-point's objective must agree with ``rebuild``'s to 1e-6 relative, and every
-point's KPI must respect its bound (exit status 1 otherwise).
+primal simplex below 100,000 columns, IPX with crossover above, after which
+``kept`` re-solves with primal simplex), with the same HiGHS options in every
+approach. Per approach: the seconds of the two ends, of the first point (for
+``kept`` and ``persistent`` it includes building and handing over the model they
+keep), of the later points, and of all points (``interior``, what the approaches
+are compared on), each point's wall time up to its Result (build, hand-over,
+solve and read-back); the HiGHS ``run`` seconds and simplex iterations inside
+them (on a busy machine the seconds vary, the iterations do not); and the
+process's peak RSS. Every point's objective must agree with ``rebuild``'s to
+1e-6 relative, and every point's KPI must respect its bound (exit status 1
+otherwise).
 """
 
 from __future__ import annotations
@@ -52,9 +51,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -66,6 +63,7 @@ from unittest import mock
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from fresh_process import run_fresh  # noqa: E402
 from solve_path import SIZES  # noqa: E402
 
 from scenarios import synthetic_scenario  # noqa: E402
@@ -119,153 +117,6 @@ def _rebuild_point(inputs, host, epsilon: tuple[str, float]):
     return solve_inputs(inputs, host=host, epsilon=epsilon)
 
 
-def _term_row_coefficients(
-    model, term: str, bound: float, column_of: dict[int, int]
-) -> dict[int, float]:
-    """Column -> coefficient of the epsilon row ``add_epsilon_bound`` writes, at ``bound``.
-
-    carbon: emissions (tCO2e) <= bound, coefficients independent of the bound;
-    latency: latency_ms_mtoken - bound * served_mtoken <= 0.
-    """
-    from pyomo.repn import generate_standard_repn
-
-    def coefficients(expression, scale: float) -> dict[int, float]:
-        repn = generate_standard_repn(expression.expr, quadratic=False)
-        out: dict[int, float] = {}
-        for coef, var in zip(repn.linear_coefs, repn.linear_vars, strict=True):
-            column = column_of[id(var)]
-            out[column] = out.get(column, 0.0) + scale * float(coef)
-        return out
-
-    if term == "carbon":
-        return coefficients(model.emissions_tco2, 1.0)
-    row = coefficients(model.latency_ms_mtoken, 1.0)
-    for column, coef in coefficients(model.served_mtoken, -bound).items():
-        row[column] = row.get(column, 0.0) + coef
-    return row
-
-
-class KeptHighs:
-    """Approach ``kept``: one model, compiled form and ``Highs``; a point changes the epsilon row."""
-
-    def __init__(self) -> None:
-        self.model: Any = None
-        self.form: Any = None
-        self.highs: Any = None
-        self.settings: Any = None
-        self.row = -1
-        self.term = ""
-        self.bound = math.nan
-        self.row_upper = math.nan
-        self.column_of: dict[int, int] = {}
-        self.method = ""
-
-    def __call__(self, inputs, host, epsilon: tuple[str, float]):
-        """The Result of one point (the first one builds and keeps the model)."""
-        import geomodel.api as api
-
-        term, bound = epsilon
-        if self.highs is None:
-            self.term, self.bound = term, bound
-            with mock.patch.object(api, "solve_model", self._first_solve):
-                return api.solve_inputs(inputs, host=host, epsilon=epsilon)
-        if term != self.term:
-            raise ValueError(f"kept model bounds {self.term}, not {term}")
-        started = time.perf_counter()
-        self._set_bound(bound)
-        outcome = self._run(started)
-        return api._result(self.model, inputs, outcome, 0.0, [])
-
-    def _first_solve(self, model, settings):
-        """Stands in for ``solve_model`` once: compile, hand over, keep, solve cold."""
-        import highspy
-
-        from geomodel.solver.highs import METHOD_OPTIONS, chosen_method, to_highs_lp
-
-        started = time.perf_counter()
-        form = to_highs_lp(model)
-        highs = highspy.Highs()
-        highs.setOptionValue("output_flag", False)
-        highs.setOptionValue("time_limit", float(settings.time_limit_s))
-        highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
-        if settings.threads > 0:
-            highs.setOptionValue("threads", int(settings.threads))
-        self.method = chosen_method(settings.method, form)
-        for name, value in METHOD_OPTIONS.get(self.method, {}).items():
-            highs.setOptionValue(name, value)
-        highs.passModel(form.lp)
-        rows = [i for i, entry in enumerate(form.rows) if entry.constraint is model.epsilon]
-        if len(rows) != 1 or form.rows[rows[0]].bound_type != 1:
-            raise RuntimeError(f"expected one <= row for the epsilon bound, found {rows}")
-        self.model, self.form, self.highs, self.settings = model, form, highs, settings
-        self.row = rows[0]
-        self.row_upper = float(form.lp.row_upper_[self.row])
-        self.column_of = {id(var): j for j, var in enumerate(form.columns)}
-        self._check_row()
-        form.lp = None  # HiGHS holds its own copy, as in solve_model
-        return self._run(started)
-
-    def _check_row(self) -> None:
-        """The compiled epsilon row must be the one ``_term_row_coefficients`` describes."""
-        import numpy as np
-
-        matrix = self.form.lp.a_matrix_
-        index, value = np.asarray(matrix.index_), np.asarray(matrix.value_)
-        column = np.searchsorted(np.asarray(matrix.start_), np.arange(len(index)), side="right") - 1
-        mine = index == self.row
-        compiled = dict(zip(column[mine].tolist(), value[mine].tolist(), strict=True))
-        expected = _term_row_coefficients(self.model, self.term, self.bound, self.column_of)
-        for j in set(compiled) | set(expected):
-            a, b = compiled.get(j, 0.0), expected.get(j, 0.0)
-            if abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b)):
-                raise RuntimeError(f"epsilon row, column {j}: compiled {a}, expected {b}")
-
-    def _set_bound(self, bound: float) -> None:
-        """Move the epsilon row to ``bound``: its upper bound (carbon) or coefficients (latency)."""
-        import highspy
-
-        if self.term == "carbon":
-            self.row_upper += bound - self.bound
-            self.highs.changeRowBounds(self.row, -highspy.kHighsInf, self.row_upper)
-        else:
-            for column, coef in _term_row_coefficients(
-                self.model, self.term, bound, self.column_of
-            ).items():
-                self.highs.changeCoeff(self.row, column, coef)
-        self.bound = bound
-
-    def _run(self, started: float):
-        """``run()`` the kept Highs, load the solution into the model, say what happened."""
-        import highspy
-
-        from geomodel.solver.highs import STATUS_WORDS, SolveOutcome
-
-        highs = self.highs
-        handed_over = time.perf_counter()
-        highs.run()
-        solved = time.perf_counter()
-        status = highs.getModelStatus()
-        info = highs.getInfo()
-        has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
-        outcome = SolveOutcome(
-            status=STATUS_WORDS.get(status, "error"),
-            message=highs.modelStatusToString(status),
-            objective=info.objective_function_value if has_solution else None,
-            mip_gap=(info.mip_gap if self.form.is_mip else 0.0) if has_solution else None,
-            has_solution=has_solution,
-            handover_seconds=handed_over - started,
-            solve_seconds=solved - handed_over,
-            is_mip=self.form.is_mip,
-            highs_version=highspy.Highs().version(),
-            method=self.method,
-        )
-        if has_solution:
-            values = highs.getSolution().col_value
-            for var, value in zip(self.form.columns, values, strict=True):
-                var.set_value(value, skip_validation=True)
-        return outcome
-
-
 class PersistentPyomo:
     """Approach ``persistent``: Pyomo's persistent HiGHS, the epsilon bound a mutable Param."""
 
@@ -285,19 +136,7 @@ class PersistentPyomo:
         term, bound = epsilon
         if self.solver is None:
             self.term = term
-            add_bound = api.add_epsilon_bound
-
-            def add_param_bound(model, term: str, bound: float) -> None:
-                """``add_epsilon_bound`` with the bound a mutable Param, ``model.epsilon_bound``."""
-                import pyomo.environ as pyo
-
-                model.epsilon_bound = pyo.Param(initialize=bound, mutable=True)
-                add_bound(model, term, model.epsilon_bound)
-
-            with (
-                mock.patch.object(api, "solve_model", self._first_solve),
-                mock.patch.object(api, "add_epsilon_bound", add_param_bound),
-            ):
+            with mock.patch.object(api, "solve_model", self._first_solve):
                 return api.solve_inputs(inputs, host=host, epsilon=epsilon)
         if term != self.term:
             raise ValueError(f"persistent model bounds {self.term}, not {term}")
@@ -372,46 +211,60 @@ class PersistentPyomo:
         )
 
 
-class Recorder:
-    """pareto_front's ``solve``: ends by ``solve_inputs``, points by ``point``; every call timed."""
+class PointsRecorder:
+    """pareto_front's ``solve_points``: the epsilon points one approach's way, each timed."""
 
-    def __init__(self, point: PointSolver) -> None:
-        self.point = point
+    def __init__(self, approach: str) -> None:
+        self.approach = approach
         self.calls: list[dict[str, Any]] = []
 
-    def __call__(
-        self,
-        inputs,
-        *,
-        host=None,
-        progress=None,
-        epsilon: tuple[str, float] | None = None,
-        minimise: str = "weighted",
-    ):
-        from geomodel.api import solve_inputs
+    def __call__(self, inputs, term: str, bounds: list[float], *, host=None, progress=None) -> list:
+        if self.approach == "kept":
+            return self._kept(inputs, term, bounds, host)
+        point: PointSolver = (
+            _rebuild_point
+            if self.approach == "rebuild"
+            else PersistentPyomo(only_parameters=self.approach == "persistent")
+        )
+        results = []
+        for bound in bounds:
+            runs, started = len(HIGHS_RUNS), time.perf_counter()
+            result = point(inputs, host, (term, bound))
+            self._record(bound, time.perf_counter() - started, HIGHS_RUNS[runs:], result)
+            results.append(result)
+        return results
 
-        runs = len(HIGHS_RUNS)
-        started = time.perf_counter()
-        if epsilon is None:
-            result = solve_inputs(inputs, host=host, progress=progress, minimise=minimise)
-        else:
-            result = self.point(inputs, host, epsilon)
-        seconds = time.perf_counter() - started
-        mine = HIGHS_RUNS[runs:]
+    def _kept(self, inputs, term: str, bounds: list[float], host) -> list:
+        """geomodel's own warm path; a point runs from its "solve" mark to the next one."""
+        from geomodel.api import solve_epsilon_points
+
+        marks = [(time.perf_counter(), len(HIGHS_RUNS))]  # the first point also builds
+
+        def mark(phase: str) -> None:
+            if phase == "solve":
+                marks.append((time.perf_counter(), len(HIGHS_RUNS)))
+
+        results = solve_epsilon_points(inputs, term, bounds, host=host, progress=mark)
+        marks = [marks[0], *marks[2:], (time.perf_counter(), len(HIGHS_RUNS))]
+        for (began, first), (ended, last), bound, result in zip(
+            marks[:-1], marks[1:], bounds, results, strict=True
+        ):
+            self._record(bound, ended - began, HIGHS_RUNS[first:last], result)
+        return results
+
+    def _record(self, bound: float, seconds: float, runs: list[dict[str, Any]], result) -> None:
         self.calls.append(
             {
-                "kind": "point" if epsilon is not None else f"end ({minimise})",
-                "bound": None if epsilon is None else float(epsilon[1]),
+                "bound": float(bound),
                 "seconds": seconds,
-                "highs_seconds": sum(r["seconds"] for r in mine),
-                "simplex_iterations": sum(r["simplex_iterations"] for r in mine),
-                "warm": all(r["warm"] for r in mine) if mine else None,
+                "highs_seconds": sum(r["seconds"] for r in runs),
+                "simplex_iterations": sum(r["simplex_iterations"] for r in runs),
+                "warm": all(r["warm"] for r in runs) if runs else None,
                 "status": result.status,
                 "method": str(result.dataset.attrs.get("solver_method", "")),
                 "objective": result.kpis.get("objective"),
             }
         )
-        return result
 
 
 def child(approach: str, scenario_path: str, term: str, points: int) -> dict[str, Any]:
@@ -425,40 +278,32 @@ def child(approach: str, scenario_path: str, term: str, points: int) -> dict[str
     _instrument_highs_run()
     catalog = build_catalog()
     inputs = build_inputs(load_scenario(scenario_path, catalog=catalog), catalog)
-    point: PointSolver
-    if approach == "rebuild":
-        point = _rebuild_point
-    elif approach == "kept":
-        point = KeptHighs()
-    else:
-        point = PersistentPyomo(only_parameters=approach == "persistent")
-    recorder = Recorder(point)
+    recorder = PointsRecorder(approach)
     started = time.perf_counter()
-    front = pareto_front(inputs, term, points, host=catalog.host, solve=recorder)
+    front = pareto_front(inputs, term, points, host=catalog.host, solve_points=recorder)
     sweep_seconds = time.perf_counter() - started
     kpi, _ = PARETO_TERMS[term]
-    ends = [c for c in recorder.calls if c["kind"] != "point"]
-    interior = [c for c in recorder.calls if c["kind"] == "point"]
+    interior = recorder.calls
     for call, result in zip(interior, front.points[:-1], strict=True):
         call["kpi"] = float(result.kpis[kpi]) if result.has_solution else math.nan
+    interior_seconds = sum(c["seconds"] for c in interior)
     return {
         "approach": approach,
         "term": term,
         "points": points,
         "bounds": [float(b) for b in front.bounds],
         "geomodel": str(Path(geomodel.__file__).parent),
-        "methods": sorted({c["method"] for c in recorder.calls}),
+        "methods": sorted({c["method"] for c in interior}),
         "columns": HIGHS_RUNS[0]["columns"],
         "rows": HIGHS_RUNS[0]["rows"],
         "sweep_seconds": sweep_seconds,
-        "ends_seconds": sum(c["seconds"] for c in ends),
+        "ends_seconds": sweep_seconds - interior_seconds,
         "first_point_seconds": interior[0]["seconds"] if interior else math.nan,
         "later_points_seconds": sum(c["seconds"] for c in interior[1:]),
-        "interior_seconds": sum(c["seconds"] for c in interior),
+        "interior_seconds": interior_seconds,
         "interior_highs_seconds": sum(c["highs_seconds"] for c in interior),
         "interior_simplex_iterations": sum(c["simplex_iterations"] for c in interior),
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,  # kB on Linux
-        "ends": ends,
         "interior": interior,
     }
 
@@ -467,17 +312,8 @@ def child(approach: str, scenario_path: str, term: str, points: int) -> dict[str
 
 
 def _run_child(approach: str, scenario_path: Path, term: str, points: int) -> dict[str, Any]:
-    """Run one approach in a fresh process; its last stdout line is a JSON dict."""
-    script = str(Path(__file__).resolve())
-    done = subprocess.run(
-        [sys.executable, script, "_child", approach, str(scenario_path), term, str(points)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"child {approach} {term} failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    """Run one approach in a fresh process."""
+    return run_fresh(__file__, approach, str(scenario_path), term, str(points))
 
 
 def check(runs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -44,7 +44,6 @@ import contextlib
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +52,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+
+from fresh_process import run_fresh  # noqa: E402
 
 from scenarios import synthetic_scenario  # noqa: E402
 
@@ -185,6 +186,8 @@ def child_geomodel(
         "baseline_mb": baseline,
         "objective": result.kpis.get("objective"),
         "status": result.kpis["solver_status"],
+        "kpis": {k: v for k, v in result.kpis.items() if isinstance(v, int | float | str)},
+        "time_steps": inputs.sizes["time"],
         **{k: v for k, v in captured.items() if k != "solve"},
     }
 
@@ -399,16 +402,8 @@ def child_linopy(
 
 
 def _child(*args: str) -> dict[str, Any]:
-    """Run this file in a fresh process; its last stdout line is a JSON dict."""
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "_child", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"child {args} failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    """Run this file's ``_child`` mode in a fresh process."""
+    return run_fresh(__file__, *args)
 
 
 def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:

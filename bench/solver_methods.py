@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from fresh_process import run_fresh  # noqa: E402
 from solve_path import (  # noqa: E402
     SIZES,
     _median,
@@ -125,17 +125,8 @@ def child_method(npz_path: str, method: str, time_limit_seconds: float) -> dict[
 
 
 def _child(timeout_seconds: float, *args: str) -> dict[str, Any]:
-    """Run this file in a fresh process; its last stdout line is a JSON dict."""
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "_child", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        timeout=timeout_seconds,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"child {args} failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    """Run this file's ``_child`` mode in a fresh process, killed after ``timeout_seconds``."""
+    return run_fresh(__file__, *args, timeout_seconds=timeout_seconds)
 
 
 def _code_version() -> str:

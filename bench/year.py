@@ -39,16 +39,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+
+from fresh_process import run_fresh  # noqa: E402
 
 from scenarios import synthetic_scenario  # noqa: E402
 
@@ -58,54 +57,18 @@ GOAL_ERROR = 0.02
 
 
 def child_solve(scenario_path: str, highs_options: dict[str, Any]) -> dict[str, Any]:
-    """Load, build inputs and solve one scenario; phases, KPIs and peak memory."""
-    import resource
+    """Load, build inputs and solve one scenario: solve_path's phases, KPIs, peak memory."""
+    from solve_path import child_geomodel
 
-    from solve_path import patch_highs_options
-
-    patch_highs_options(highs_options)
-
-    from geomodel.api import solve_inputs
-    from geomodel.catalog import build_catalog
-    from geomodel.inputs.build import build_inputs
-    from geomodel.scenario import load_scenario
-
-    t0 = time.perf_counter()
-    catalog = build_catalog()
-    scenario = load_scenario(scenario_path, catalog=catalog)
-    t1 = time.perf_counter()
-    inputs = build_inputs(scenario, catalog)
-    t2 = time.perf_counter()
-    result = solve_inputs(inputs, host=catalog.host)
-    t3 = time.perf_counter()
-    kpis = {k: v for k, v in result.kpis.items() if isinstance(v, int | float | str)}
-    handover = float(result.dataset.attrs.get("handover_seconds", 0.0))
-    return {
-        "load": t1 - t0,
-        "inputs": t2 - t1,
-        "build": kpis.get("build_seconds"),
-        "handover": handover,
-        "solve": kpis.get("solve_seconds", 0.0) - handover,
-        "readback": (t3 - t2) - kpis.get("build_seconds", 0.0) - kpis.get("solve_seconds", 0.0),
-        "wall": t3 - t0,
-        "time_steps": inputs.sizes["time"],
-        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
-        "kpis": kpis,
-    }
+    run = child_geomodel(scenario_path, None, highs_options)
+    return {**run, "wall": run["end_to_end"]}
 
 
 def _solve(folder: Path, name: str, scenario: dict[str, Any], highs: dict[str, Any]) -> dict[str, Any]:
     path = folder / f"{name}.yaml"
     path.write_text(json.dumps(scenario, indent=1), encoding="utf-8")  # JSON is YAML
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "_child", str(path), json.dumps(highs)],
-        capture_output=True,
-        text=True,
-        env={**os.environ},
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{name} failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    # not single-threaded: the year's goal is for 2 cores (tsam, HiGHS threads)
+    return run_fresh(__file__, str(path), json.dumps(highs), single_threaded=False)
 
 
 def _scenario(

@@ -8,6 +8,7 @@ objective with the term bounded (Haimes et al. 1971).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,8 +51,13 @@ def pareto_front(
     points: int,
     host: PluginHost | None = None,
     progress: Progress | None = None,
+    solve_points: Callable[..., list[Result]] = solve_epsilon_points,
 ) -> ParetoFront:
-    """Solve ``points`` epsilon-bounded problems between the two ends of ``term``."""
+    """Solve ``points`` epsilon-bounded problems between the two ends of ``term``.
+
+    ``solve_points(inputs, term, bounds, host=, progress=)`` solves the points
+    between the ends (bench/resolve.py compares ways of doing it).
+    """
     if term not in PARETO_TERMS:
         raise ValueError(f"unknown Pareto term {term!r}; use {' or '.join(PARETO_TERMS)}")
     if points < 2:
@@ -65,5 +71,5 @@ def pareto_front(
     low, high = float(tight.kpis[kpi]), float(loose.kpis[kpi])
     bounds = list(np.linspace(low, high, points))
     bounds[0] = low * (1 + 1e-7) + 1e-9  # a hair above the minimum, against round-off
-    results = solve_epsilon_points(inputs, term, bounds[:-1], host=host, progress=progress)
+    results = solve_points(inputs, term, bounds[:-1], host=host, progress=progress)
     return ParetoFront(term, bounds, [*results, loose])
