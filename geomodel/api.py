@@ -118,7 +118,7 @@ def solve_epsilon_points(
 ) -> list[Result]:
     """Pareto points: one ``solve_inputs(epsilon=(term, bound))`` per bound, but the
     model is built and handed to HiGHS once and each later point starts warm from
-    the last basis (bench/resolve.py measured 3.4-3.9x faster than rebuilding)."""
+    the last basis (bench/resolve.py: 1.6-5.1x faster than rebuilding)."""
     report = progress or (lambda phase: None)
     bounds = [float(b) for b in bounds]
     if not bounds:

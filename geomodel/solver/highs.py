@@ -139,7 +139,7 @@ class HighsSession:
     """A model handed to HiGHS once, to be solved again after small changes.
 
     Each :meth:`run` after a change of a row bound or coefficient starts from the
-    last basis (Pareto points: 3.4-3.9x faster than rebuilding, bench/resolve.py).
+    last basis (Pareto points: 1.6-5.1x faster than rebuilding, bench/resolve.py).
     """
 
     def __init__(self, model: pyo.ConcreteModel, settings: SolverSettings) -> None:
