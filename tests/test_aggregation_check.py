@@ -63,6 +63,29 @@ def test_two_typical_days_keep_the_energy_total_close_and_map_back_to_every_hour
     assert "job_progress" not in calendar
 
 
+def test_segments_shorten_the_model_and_map_back_to_every_hour(catalog):
+    check = check_aggregation(
+        QUICKSTART,
+        overrides=[*FOUR_DAYS, "time.aggregation.typical_days=2", "time.aggregation.segments=6"],
+        catalog=catalog,
+    )
+    aggregated = check.aggregated
+    assert aggregated.inputs.sizes["time"] == 12
+    hours_per_step = aggregated.inputs["weight"] * aggregated.inputs["dt_hours"]
+    assert float(hours_per_step.sum()) == pytest.approx(96)
+    energy = next(r for r in check.rows() if r["kpi"] == "energy_mwh")
+    assert energy["relative_error"] < 0.05
+    calendar = to_calendar(aggregated.dataset, aggregated.inputs)
+    assert calendar.sizes["time"] == 96
+    # a calendar hour's energy is its step's weighted energy spread over the hours it stands for
+    assert float(calendar["energy_mwh"].sum()) == pytest.approx(aggregated.kpis["energy_mwh"])
+    step = aggregated.inputs["step_of_hour"].values
+    np.testing.assert_allclose(
+        calendar["facility_power_mw"].values,
+        aggregated.dataset["facility_power_mw"].isel(time=step).values,
+    )
+
+
 def test_a_scenario_without_aggregation_cannot_be_checked(catalog):
     from geomodel.errors import UsageError
 

@@ -45,7 +45,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     data.update(
         dt_hours=variable("time", steps.dt_hours, "h", "duration of each time step"),
         weight=variable(
-            "time", steps.weight, "1", "how many times each step counts (days a typical day stands for)"
+            "time", steps.weight, "1", "how many times each step counts (days of its typical day)"
         ),
     )
     data.update(_sites(scenario, systems, catalog))
@@ -133,11 +133,19 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
             steps.calendar_days.tz_convert("UTC").tz_localize(None).as_unit("ns"),
             {"description": "start of each day of the horizon (UTC)"},
         )
+        data["step_of_hour"] = variable(
+            "hour", steps.step_of_hour, "1", "model step (0-based) each hour of the horizon maps to"
+        )
+        coords["hour"] = (
+            "hour",
+            hours[: len(steps.step_of_hour)].tz_convert("UTC").tz_localize(None).as_unit("ns"),
+            {"description": "every hour of the horizon (UTC)"},
+        )
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
-    dataset.attrs["typical_days"] = (
-        scenario.time.aggregation.typical_days if steps.typical_day_of is not None else 0
-    )
+    aggregated = steps.typical_day_of is not None
+    dataset.attrs["typical_days"] = scenario.time.aggregation.typical_days if aggregated else 0
+    dataset.attrs["segments_per_day"] = (scenario.time.aggregation.segments or 24) if aggregated else 0
     return dataset
 
 
@@ -163,7 +171,12 @@ def _time_steps(scenario, power, services, regions, jobs, hours) -> TimeSteps:
     aggregation = scenario.time.aggregation
     if aggregation is not None:
         return typical_days(
-            hourly, hours, aggregation.typical_days, window, bounded=frozenset({"capacity_factor"})
+            hourly,
+            hours,
+            aggregation.typical_days,
+            window,
+            bounded=frozenset({"capacity_factor"}),
+            n_segments=aggregation.segments,
         )
     return plain_steps(hourly, hours, int(scenario.time.resolution), window)
 

@@ -1,5 +1,5 @@
 """From hourly series to model time steps: plain steps of the scenario's resolution,
-or typical days clustered with tsam (DESIGN section 5).
+or typical days clustered with tsam, optionally cut into segments (DESIGN section 5).
 
 Every time-varying input is handed over as an hourly array whose last axis is the
 hour of the horizon; the reduction returns the same arrays on model steps, the
@@ -29,6 +29,8 @@ class TimeSteps:
     #: for typical days: the typical day (cluster) each calendar day belongs to
     typical_day_of: np.ndarray | None = None
     calendar_days: pd.DatetimeIndex | None = None
+    #: for typical days: the step each hour of the horizon maps to
+    step_of_hour: np.ndarray | None = None
 
 
 def plain_steps(
@@ -59,9 +61,14 @@ def typical_days(
     n_days: int,
     job_window: np.ndarray,
     bounded: frozenset[str] = frozenset(),
+    n_segments: int | None = None,
 ) -> TimeSteps:
     """Cluster the horizon's days into ``n_days`` typical days (tsam, hierarchical, medoids).
 
+    With ``n_segments``, each typical day is further cut into that many segments
+    of adjacent hours with similar values (tsam's segmentation): a step then
+    lasts as long as its segment (``dt_hours``); its values keep the typical
+    day's distribution, the highest segment taking the day's highest hours.
     tsam rescales the series so their weighted means equal the full series'
     (energy, cost and carbon totals are kept); series named in ``bounded``
     (capacity factors) are rescaled here instead, so they also stay in [0, 1].
@@ -69,54 +76,81 @@ def typical_days(
     import tsam
 
     n_calendar_days = len(hours) // HOURS_PER_DAY
-    if n_days >= n_calendar_days:
+    if n_days >= n_calendar_days and n_segments in (None, HOURS_PER_DAY):
         return plain_steps(series, hours, 1, job_window)
     columns, frame = _columns(series, hours)
     varying = [c for c in frame.columns if frame[c].std() > 0]
+    segments = None
+    if n_segments:
+        # each day's duration curve, not segment means: a mean flattens a solar peak into
+        # its neighbours and hides the curtailment of the full series (docs/performance.md)
+        segments = tsam.SegmentConfig(
+            n_segments=n_segments, representation=tsam.Distribution(scope="global")
+        )
     result = tsam.aggregate(
         frame[varying],
-        n_days,
+        min(n_days, n_calendar_days),
         period_duration=HOURS_PER_DAY,
         temporal_resolution=1.0,
+        segments=segments,
         preserve_column_means=True,
         rescale_exclude_columns=[c for c in varying if columns[c][0] in bounded],
     )
     assignment = np.asarray(result.cluster_assignments, dtype=int)
     clusters = sorted(result.cluster_counts)
+    if segments is None:
+        durations = [(1,) * HOURS_PER_DAY for _ in clusters]
+    else:
+        durations = [tuple(int(d) for d in result.segment_durations[c]) for c in clusters]
+    counts = np.array([result.cluster_counts[c] for c in clusters], dtype=float)
+    dt_hours = np.concatenate([np.asarray(d, dtype=float) for d in durations])
+    weight = np.concatenate([np.full(len(d), count) for d, count in zip(durations, counts, strict=True)])
+    # step_of[c, h]: the step that hour h of typical day c falls in
+    first_step = np.cumsum([0] + [len(d) for d in durations[:-1]])
+    step_of = np.stack(
+        [first + np.repeat(np.arange(len(d)), d) for first, d in zip(first_step, durations, strict=True)]
+    )
+    n_steps = len(dt_hours)
     representatives = result.cluster_representatives
-    step_weight = np.repeat([result.cluster_counts[c] for c in clusters], HOURS_PER_DAY)
     reduced: dict[str, np.ndarray] = {
-        name: np.empty((*values.shape[:-1], len(clusters) * HOURS_PER_DAY))
-        for name, values in series.items()
+        name: np.empty((*values.shape[:-1], n_steps)) for name, values in series.items()
     }
     for column, (name, position) in columns.items():
         if column in varying:
             values = np.concatenate([representatives.loc[c, column].to_numpy() for c in clusters])
         else:
-            values = np.full(len(clusters) * HOURS_PER_DAY, frame[column].iloc[0])
+            values = np.full(n_steps, frame[column].iloc[0])
         if name in bounded:
-            values = rescale_bounded(values, step_weight, float(frame[column].mean()))
+            values = rescale_bounded(values, weight * dt_hours, float(frame[column].mean()))
         reduced[name][position] = values
-    counts = np.array([result.cluster_counts[c] for c in clusters], dtype=float)
     first_day = [int(np.flatnonzero(assignment == c)[0]) for c in clusters]
+    segment_start = [np.flatnonzero(np.diff(row, prepend=-1)) for row in step_of]
     start = pd.DatetimeIndex(
-        np.concatenate([hours[d * HOURS_PER_DAY : (d + 1) * HOURS_PER_DAY] for d in first_day])
+        np.concatenate(
+            [
+                hours[d * HOURS_PER_DAY + offsets]
+                for d, offsets in zip(first_day, segment_start, strict=True)
+            ]
+        )
     )
-    # job weight: how many member days of each typical hour lie in the job's window
+    # job weight: the member-day hours of each step inside the job's window, per hour of the step
     window_days = job_window[:, : n_calendar_days * HOURS_PER_DAY].reshape(
         job_window.shape[0], n_calendar_days, HOURS_PER_DAY
     )
-    job_weight = np.concatenate(
-        [window_days[:, assignment == c, :].sum(axis=1) for c in clusters], axis=1
-    ).astype(float)
+    job_hours = np.zeros((job_window.shape[0], n_steps))
+    for c, cluster in enumerate(clusters):
+        in_window = window_days[:, assignment == cluster, :].sum(axis=1)  # (job, hour of day)
+        np.add.at(job_hours.T, step_of[c], in_window.T)
+    typical_day_of = np.array([clusters.index(a) for a in assignment])
     return TimeSteps(
         series=reduced,
         start=start,
-        dt_hours=np.ones(len(start)),
-        weight=np.repeat(counts, HOURS_PER_DAY),
-        job_weight=job_weight,
-        typical_day_of=np.array([clusters.index(a) for a in assignment]),
+        dt_hours=dt_hours,
+        weight=weight,
+        job_weight=job_hours / dt_hours,
+        typical_day_of=typical_day_of,
         calendar_days=hours[::HOURS_PER_DAY][:n_calendar_days],
+        step_of_hour=step_of[typical_day_of].ravel(),
     )
 
 

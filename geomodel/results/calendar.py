@@ -1,38 +1,32 @@
 """Map results on typical days back to the calendar, for reporting hour by hour.
 
-Each calendar day takes the values of the typical day it belongs to
-(``typical_day_of``). Variables that hold totals per step including the step's
-weight (``weighted`` attribute) are divided by it, so a calendar hour shows what
-one occurrence of its typical hour amounts to; job progress, which has no
-calendar meaning on typical days, is left out.
+Each hour of the horizon takes the values of the step it maps to
+(``step_of_hour``: the hour, or the segment holding it, of its day's typical
+day). Variables that hold totals per step including the step's weight
+(``weighted`` attribute) are divided by the hours the step stands for, so a
+calendar hour shows one hour's share of its typical step; job progress, which
+has no calendar meaning on typical days, is left out.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import xarray as xr
-
-HOURS_PER_DAY = 24
 
 
 def to_calendar(results: xr.Dataset, inputs: xr.Dataset) -> xr.Dataset:
     """Results on every hour of the horizon; plain (non-aggregated) results come back as they are."""
-    if "typical_day_of" not in inputs:
+    if "step_of_hour" not in inputs:
         return results
-    typical = inputs["typical_day_of"].values
-    positions = (typical[:, None] * HOURS_PER_DAY + np.arange(HOURS_PER_DAY)[None, :]).ravel()
-    weight = inputs["weight"].values
-    hours = (
-        inputs["calendar_day"].values[:, None] + np.arange(HOURS_PER_DAY) * np.timedelta64(1, "h")
-    ).ravel()
+    positions = inputs["step_of_hour"].values
+    hours_per_step = inputs["weight"] * inputs["dt_hours"]
     calendar = {}
     for name, data in results.data_vars.items():
         if "time" not in data.dims or data.attrs.get("weighted") == "job":
             continue
         if data.attrs.get("weighted") == "time":
-            data = data / xr.DataArray(weight, dims="time")
+            data = data / hours_per_step.variable
             data.attrs = {**results[name].attrs, "weighted": "no"}
-        calendar[name] = data.isel(time=positions).assign_coords(time=hours)
+        calendar[name] = data.isel(time=positions).assign_coords(time=inputs["hour"].values)
     timeless = {n: d for n, d in results.data_vars.items() if "time" not in d.dims}
     mapped = xr.Dataset({**timeless, **calendar}, attrs=results.attrs)
     mapped["time"].attrs["description"] = "every hour of the horizon (UTC), from its typical day"

@@ -106,6 +106,17 @@ class Aggregation(Section):
         examples=[8],
         json_schema_extra={"unit": "days"},
     )
+    segments: int | None = Field(
+        default=None,
+        ge=1,
+        le=24,
+        description=(
+            "steps per typical day: adjacent hours with similar prices, weather and demand "
+            "merged into this many segments of varying length (tsam); none: 24 hourly steps"
+        ),
+        examples=[6],
+        json_schema_extra={"unit": "steps"},
+    )
 
 
 class TimeSpec(Section):
@@ -173,6 +184,15 @@ class TimeSpec(Section):
     @property
     def steps(self) -> int:
         return int(self.horizon_hours // self.resolution)
+
+    @property
+    def model_steps(self) -> int:
+        """Steps of the model: typical days times steps per day when the horizon is aggregated."""
+        aggregation = self.aggregation
+        days = int(self.horizon_hours // 24)
+        if aggregation is None or (aggregation.typical_days >= days and not aggregation.segments):
+            return self.steps
+        return min(aggregation.typical_days, days) * (aggregation.segments or 24)
 
     def index(self) -> pd.DatetimeIndex:
         """Start of every time step, in the start's time zone."""

@@ -31,7 +31,7 @@ def summarize(scenario: Scenario, catalog: Catalog) -> dict[str, Any]:
         "training_jobs": len(scenario.training),
         "inference_services": len(scenario.inference),
         "hours": scenario.time.horizon_hours,
-        "time_steps": scenario.time.steps,
+        "time_steps": scenario.time.model_steps,
         "variants_applied": list(origin.variants) if origin else [],
         "variants_defined": list(scenario.variants),
         "scenario_hash": origin.scenario_hash if origin else "",

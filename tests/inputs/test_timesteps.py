@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -75,3 +77,74 @@ def test_rescaling_a_bounded_series_fills_up_to_the_bound_and_keeps_the_mean():
     assert values.tolist() == pytest.approx([1.0, 0.5])
     # a target above what the bound allows ends with every hour at 1
     assert rescale_bounded(np.array([0.5, 0.5]), np.ones(2), 1.2).tolist() == [1.0, 1.0]
+
+
+def test_segments_of_a_piecewise_constant_day_are_its_pieces():
+    # Every day alike: price 10 at night (0-5 h and 18-23 h), 50 by day (6-17 h).
+    # Three segments of adjacent hours with equal values are exactly 6, 12 and 6
+    # hours long with the values 10, 50, 10; the one typical day counts 30 times.
+    index = hours(30)
+    hour = np.arange(len(index)) % 24
+    price = np.where((hour >= 6) & (hour < 18), 50.0, 10.0)[None, :]
+    window = np.zeros((1, len(index)), dtype=bool)
+    window[0, 24 * 10 + 6 : 24 * 10 + 12] = True  # 6 daytime hours of day 10
+    steps = typical_days({"price": price}, index, 1, window, n_segments=3)
+    assert steps.dt_hours.tolist() == [6.0, 12.0, 6.0]
+    assert steps.series["price"][0].tolist() == pytest.approx([10.0, 50.0, 10.0])
+    assert steps.weight.tolist() == [30.0, 30.0, 30.0]
+    assert list(steps.start) == [index[0], index[6], index[18]]
+    # the job's 6 window hours all fall in the 12-hour daytime segment: weight 6 / 12
+    assert steps.job_weight[0].tolist() == pytest.approx([0.0, 0.5, 0.0])
+    # every hour maps to the segment that holds it
+    assert steps.step_of_hour[:24].tolist() == [0] * 6 + [1] * 12 + [2] * 6
+    assert steps.step_of_hour.shape == (len(index),)
+
+
+def test_segments_keep_totals_and_window_hours(year_of_days):
+    index, series = year_of_days
+    window = np.ones((2, len(index)), dtype=bool)
+    window[1, : 24 * 30 + 5] = False  # second job: the last 30 days less 5 hours
+    steps = typical_days(series, index, 4, window, bounded=frozenset({"cf"}), n_segments=6)
+    assert len(steps.start) == 4 * 6
+    hours_per_step = steps.weight * steps.dt_hours
+    # each typical day is cut into segments covering its 24 hours; 60 days in all
+    assert steps.dt_hours.reshape(4, 6).sum(axis=1).tolist() == [24.0] * 4
+    assert hours_per_step.sum() == pytest.approx(len(index))
+    # totals over the horizon are kept: demand (rescaled by tsam) and the bounded factor
+    assert (steps.series["demand"] * hours_per_step).sum() == pytest.approx(
+        series["demand"].sum(), rel=1e-6
+    )
+    assert (steps.series["cf"] * hours_per_step).sum() == pytest.approx(series["cf"].sum(), rel=1e-9)
+    assert steps.series["cf"].min() >= 0 and steps.series["cf"].max() <= 1
+    # a job's hours in the model are its window hours: 1,440 and 720 - 5
+    job_hours = steps.job_weight * steps.dt_hours
+    assert job_hours.sum(axis=1).tolist() == pytest.approx([1440.0, 715.0])
+    # the calendar mapping puts each hour in a step of its own day's typical day
+    day_of_step = np.repeat(np.arange(4), 6)
+    assert (day_of_step[steps.step_of_hour] == np.repeat(steps.typical_day_of, 24)).all()
+    assert np.bincount(steps.step_of_hour, minlength=24) == pytest.approx(hours_per_step)
+
+
+def test_segments_keep_the_days_duration_curve_not_segment_means():
+    # A solar-like day. Whatever segments tsam chooses, the segment with the highest
+    # mean must hold the mean of the day's highest hours (as many as it lasts), the
+    # next the next block of the sorted hours, and so on: the peak is not averaged away.
+    day = np.array([0, 0, 0, 0, 0, 0, 1, 3, 5, 8, 10, 9, 10, 8, 5, 3, 1, 0, 0, 0, 0, 0, 0, 0.0])
+    index = hours(3)
+    steps = typical_days(
+        {"cf": np.tile(day, 3)[None, :]}, index, 1, np.zeros((0, 72), bool), n_segments=3
+    )
+    durations = steps.dt_hours.astype(int)
+    assert durations.sum() == 24
+    bounds = np.concatenate([[0], np.cumsum(durations)])
+    segment_means = [day[a:b].mean() for a, b in itertools.pairwise(bounds)]
+    descending = np.sort(day)[::-1]
+    expected = np.empty(3)
+    taken = 0
+    for k in np.argsort(segment_means)[::-1]:
+        expected[k] = descending[taken : taken + durations[k]].mean()
+        taken += durations[k]
+    assert steps.series["cf"][0] == pytest.approx(expected)
+    # and the peak segment is higher than a plain mean of its hours would be, or equal
+    peak = int(np.argmax(segment_means))
+    assert steps.series["cf"][0][peak] >= segment_means[peak]

@@ -259,6 +259,29 @@ def test_the_resolution_divides_a_day_in_whole_hours(tmp_path, catalog, resoluti
     assert "whole hours dividing a day" in problem.message
 
 
+@pytest.mark.parametrize(
+    ("aggregation", "model_steps"),
+    [
+        ("{typical_days: 2}", 48),  # 2 typical days of 24 hourly steps
+        ("{typical_days: 2, segments: 6}", 12),
+        ("{typical_days: 4}", 96),  # as many typical days as days: the plain hours
+        ("{typical_days: 9, segments: 6}", 24),  # at most one typical day a day: 4 x 6
+    ],
+)
+def test_typical_days_and_segments_set_the_models_steps(tmp_path, catalog, aggregation, model_steps):
+    text = BASE.replace("  hours: 24", f"  hours: 96\n  aggregation: {aggregation}")
+    assert load(tmp_path, text, catalog).time.model_steps == model_steps
+
+
+def test_segments_are_at_most_the_hours_of_a_day(tmp_path, catalog):
+    text = BASE.replace("  hours: 24", "  hours: 96\n  aggregation: {typical_days: 2, segments: 30}")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "time.aggregation.segments"
+    assert problem.value == 30
+    assert "[1, 24]" in problem.message
+    assert problem.position.line == line_of(text, "aggregation:")
+
+
 def test_a_bad_name_says_what_names_may_contain(tmp_path, catalog):
     text = BASE.replace("  ams:", "  'ams west':")
     problem = only_error(tmp_path, text, catalog)
