@@ -47,6 +47,7 @@ def synthetic_scenario(
     hours: int,
     typical_days: int | None = None,
     *,
+    segments: int | None = None,
     regions: int | None = None,
     sla_ms: float = 25.0,
     training_load: float = 0.1,
@@ -67,7 +68,7 @@ def synthetic_scenario(
       fleet's dense BF16 compute over the horizon at MFU 0.4 (goodput takes a little
       more), so training competes for cheap, clean hours and renewable power.
     * ``hours``: hourly steps from ``start``; ``typical_days`` adds
-      ``time.aggregation.typical_days``.
+      ``time.aggregation.typical_days`` (and ``segments``, steps per typical day).
     * ``regions``: user regions (default: one per site), each 1 degree north-east of a
       place in ``PLACES``.
     * ``sla_ms``: every service's round-trip latency limit (25 ms: a region reaches
@@ -130,6 +131,8 @@ def synthetic_scenario(
     time: dict[str, Any] = {"start": start, "hours": hours}
     if typical_days:
         time["aggregation"] = {"typical_days": typical_days}
+        if segments:
+            time["aggregation"]["segments"] = segments
     return {
         "name": f"synthetic-{sites}s-{workloads}w-{regions}r-{hours}h",
         "time": time,
