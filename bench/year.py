@@ -85,6 +85,7 @@ def _scenario(
     time_limit: float,
     hours: int = HOURS_PER_YEAR,
     latency_weight: float = 0.0,
+    training_load: float = 0.1,
 ) -> dict:
     days, segments = aggregation or (None, None)
     scenario = synthetic_scenario(
@@ -94,6 +95,7 @@ def _scenario(
         typical_days=days,
         segments=None if segments == HOURS_PER_DAY else segments,
         latency_weight=latency_weight,
+        training_load=training_load,
     )
     scenario["solver"] = {"threads": threads, "time_limit": f"{time_limit:g} s"}
     return scenario
@@ -112,7 +114,16 @@ def run_check(options, folder: Path, log) -> dict[str, Any]:
     full = _solve(
         folder,
         "check_full",
-        _scenario(sites, workloads, None, options.threads, limit, hours, options.latency_weight),
+        _scenario(
+            sites,
+            workloads,
+            None,
+            options.threads,
+            limit,
+            hours,
+            options.latency_weight,
+            options.training_load,
+        ),
         options.highs,
     )
     log(f"  full: {full['wall']:.1f} s ({full['kpis']['solver_status']}), peak {full['peak_mb']:.0f} MB")
@@ -122,7 +133,14 @@ def run_check(options, folder: Path, log) -> dict[str, Any]:
             folder,
             f"check_{label(aggregation)}",
             _scenario(
-                sites, workloads, aggregation, options.threads, limit, hours, options.latency_weight
+                sites,
+                workloads,
+                aggregation,
+                options.threads,
+                limit,
+                hours,
+                options.latency_weight,
+                options.training_load,
             ),
             options.highs,
         )
@@ -193,6 +211,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="USD/ms/Mtoken in every scenario (default 0: latency not priced, left to ties)",
     )
+    parser.add_argument(
+        "--training-load",
+        type=float,
+        default=0.1,
+        help="the jobs' work as a share of the fleet's compute (bench/scenarios.py; default 0.1)",
+    )
     parser.add_argument("--full-time-limit", type=float, default=1800.0)
     parser.add_argument("--year-time-limit", type=float, default=1800.0)
     parser.add_argument("--json", type=Path)
@@ -237,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                     options.threads,
                     options.year_time_limit,
                     latency_weight=options.latency_weight,
+                    training_load=options.training_load,
                 ),
                 options.highs,
             )

@@ -68,7 +68,7 @@ def typical_days(
     With ``n_segments``, each typical day is further cut into that many segments
     of adjacent hours with similar values (tsam's segmentation): a step then
     lasts as long as its segment (``dt_hours``); its values keep the typical
-    day's distribution, the highest segment taking the day's highest hours.
+    day's duration curve (``duration_curve``).
     tsam rescales the series so their weighted means equal the full series'
     (energy, cost and carbon totals are kept); series named in ``bounded``
     (capacity factors) are rescaled here instead, so they also stay in [0, 1].
@@ -80,46 +80,43 @@ def typical_days(
         return plain_steps(series, hours, 1, job_window)
     columns, frame = _columns(series, hours)
     varying = [c for c in frame.columns if frame[c].std() > 0]
-    segments = None
-    if n_segments:
-        # each day's duration curve, not segment means: a mean flattens a solar peak into
-        # its neighbours and hides the curtailment of the full series (docs/performance.md)
-        segments = tsam.SegmentConfig(
-            n_segments=n_segments, representation=tsam.Distribution(scope="global")
-        )
     result = tsam.aggregate(
         frame[varying],
         min(n_days, n_calendar_days),
         period_duration=HOURS_PER_DAY,
         temporal_resolution=1.0,
-        segments=segments,
         preserve_column_means=True,
         rescale_exclude_columns=[c for c in varying if columns[c][0] in bounded],
     )
     assignment = np.asarray(result.cluster_assignments, dtype=int)
     clusters = sorted(result.cluster_counts)
-    if segments is None:
-        durations = [(1,) * HOURS_PER_DAY for _ in clusters]
+    representatives = result.cluster_representatives
+    # (column, typical day, hour)
+    hourly = np.stack([representatives.loc[c, varying].to_numpy().T for c in clusters], axis=1)
+    if n_segments:
+        durations = segment_durations(hourly, n_segments)
+        stepped = np.concatenate(
+            [duration_curve(hourly[:, k], d) for k, d in enumerate(durations)], axis=1
+        )
     else:
-        durations = [tuple(int(d) for d in result.segment_durations[c]) for c in clusters]
+        durations = [np.ones(HOURS_PER_DAY, dtype=int) for _ in clusters]
+        stepped = hourly.reshape(len(varying), -1)
     counts = np.array([result.cluster_counts[c] for c in clusters], dtype=float)
-    dt_hours = np.concatenate([np.asarray(d, dtype=float) for d in durations])
-    weight = np.concatenate([np.full(len(d), count) for d, count in zip(durations, counts, strict=True)])
+    dt_hours = np.concatenate(durations).astype(float)
+    weight = np.concatenate([np.full(len(d), n) for d, n in zip(durations, counts, strict=True)])
     # step_of[c, h]: the step that hour h of typical day c falls in
     first_step = np.cumsum([0] + [len(d) for d in durations[:-1]])
     step_of = np.stack(
         [first + np.repeat(np.arange(len(d)), d) for first, d in zip(first_step, durations, strict=True)]
     )
     n_steps = len(dt_hours)
-    representatives = result.cluster_representatives
     reduced: dict[str, np.ndarray] = {
         name: np.empty((*values.shape[:-1], n_steps)) for name, values in series.items()
     }
+    row_of = {column: i for i, column in enumerate(varying)}
     for column, (name, position) in columns.items():
-        if column in varying:
-            values = np.concatenate([representatives.loc[c, column].to_numpy() for c in clusters])
-        else:
-            values = np.full(n_steps, frame[column].iloc[0])
+        constant = column not in row_of
+        values = np.full(n_steps, frame[column].iloc[0]) if constant else stepped[row_of[column]]
         if name in bounded:
             values = rescale_bounded(values, weight * dt_hours, float(frame[column].mean()))
         reduced[name][position] = values
@@ -152,6 +149,61 @@ def typical_days(
         calendar_days=hours[::HOURS_PER_DAY][:n_calendar_days],
         step_of_hour=step_of[typical_day_of].ravel(),
     )
+
+
+def segment_durations(hourly: np.ndarray, n_segments: int) -> list[np.ndarray]:
+    """Hours in each of ``n_segments`` segments of every typical day (tsam's segmentation).
+
+    ``hourly`` is (column, typical day, hour). tsam merges adjacent hours with
+    similar values; it is asked for the boundaries only, on the typical days
+    themselves (each its own cluster), since its own duration-curve values are
+    computed in a slow per-column loop and ``duration_curve`` gives them at once.
+    """
+    import tsam
+
+    n_columns, n_typical, _ = hourly.shape
+    frame = pd.DataFrame(
+        hourly.transpose(1, 2, 0).reshape(n_typical * HOURS_PER_DAY, n_columns),
+        index=pd.date_range("2001-01-01", periods=n_typical * HOURS_PER_DAY, freq="h"),
+    )
+    result = tsam.aggregate(
+        frame,
+        n_typical,
+        period_duration=HOURS_PER_DAY,
+        temporal_resolution=1.0,
+        segments=tsam.SegmentConfig(n_segments=n_segments),
+        preserve_column_means=False,
+    )
+    return [
+        np.asarray(result.segment_durations[cluster], dtype=int)
+        for cluster in np.asarray(result.cluster_assignments, dtype=int)
+    ]
+
+
+def duration_curve(day: np.ndarray, durations: np.ndarray) -> np.ndarray:
+    """Segment values of one day that keep its duration curve: (column, hour) -> (column, segment).
+
+    For each column, the segment with the k-th lowest mean takes the mean of the
+    k-th block of the day's sorted hours (as many hours as it lasts). A plain
+    segment mean flattens a solar peak into its neighbours and hides the
+    curtailment of the full series (docs/performance.md); this keeps the peak
+    and the day's mean. It is tsam's ``Distribution(scope="global")`` for segments.
+    """
+    bounds = np.concatenate([[0], np.cumsum(durations)])
+    means = np.add.reduceat(day, bounds[:-1], axis=1) / durations
+    order = np.argsort(means, axis=1, kind="stable")
+    ranked = durations[order]  # durations of the segments from lowest to highest mean
+    cumulative = np.concatenate(
+        [np.zeros((len(day), 1)), np.cumsum(np.sort(day, axis=1), axis=1)], axis=1
+    )
+    ends = np.cumsum(ranked, axis=1)
+    block = (
+        np.take_along_axis(cumulative, ends, axis=1)
+        - np.take_along_axis(cumulative, ends - ranked, axis=1)
+    ) / ranked
+    values = np.empty_like(means)
+    np.put_along_axis(values, order, block, axis=1)
+    return values
 
 
 def rescale_bounded(

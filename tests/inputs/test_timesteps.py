@@ -148,3 +148,16 @@ def test_segments_keep_the_days_duration_curve_not_segment_means():
     # and the peak segment is higher than a plain mean of its hours would be, or equal
     peak = int(np.argmax(segment_means))
     assert steps.series["cf"][0][peak] >= segment_means[peak]
+
+
+def test_duration_curve_gives_each_segment_its_block_of_the_sorted_hours():
+    from geomodel.inputs.timesteps import duration_curve
+
+    # segments of 9, 5 and 10 hours; their means are 1.0, 9.0 and 0.9, so the 5-hour
+    # segment takes the 5 highest hours (10+10+9+8+8)/5 = 9, the 9-hour one the next 9
+    # (5+5+3+3+1+1+0+0+0)/9 = 2, the 10-hour one the 10 lowest (all 0)
+    day = np.array([[0, 0, 0, 0, 0, 0, 1, 3, 5, 8, 10, 9, 10, 8, 5, 3, 1, 0, 0, 0, 0, 0, 0, 0.0]])
+    values = duration_curve(np.vstack([day, -day]), np.array([9, 5, 10]))
+    assert values[0].tolist() == pytest.approx([2.0, 9.0, 0.0])
+    # the mirrored column: the lowest-mean segment (5 h) takes the 5 lowest hours
+    assert values[1].tolist() == pytest.approx([-2.0, -9.0, 0.0])
