@@ -45,9 +45,13 @@ class AggregationCheck:
         return rows
 
     @property
-    def worst_error(self) -> float:
-        errors = [r["relative_error"] for r in self.rows() if r["relative_error"] is not None]
-        return max(errors, default=float("nan"))
+    def worst(self) -> tuple[str | None, float]:
+        """The KPI with the largest error, and that error (None, NaN if none compares)."""
+        errors = [
+            (r["relative_error"], r["kpi"]) for r in self.rows() if r["relative_error"] is not None
+        ]
+        error, name = max(errors, default=(float("nan"), None))
+        return name, error
 
 
 def kpi_error(name: str, value: Any, reference: Any) -> float | None:

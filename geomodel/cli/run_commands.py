@@ -127,7 +127,8 @@ def _check_aggregation(scenario_file, output, variant, set_, json_output) -> Non
             check.aggregated.to_netcdf(output)
     rows = check.rows()
     if json_output:
-        print_json({"kpis": rows, "worst_relative_error": check.worst_error})
+        worst_kpi, worst_error = check.worst
+        print_json({"kpis": rows, "worst_kpi": worst_kpi, "worst_relative_error": worst_error})
     else:
         print_table(
             rows,
@@ -139,9 +140,10 @@ def _check_aggregation(scenario_file, output, variant, set_, json_output) -> Non
             },
             title=f"{scenario_file.name}: typical days against the full series",
         )
+        worst_kpi, worst_error = check.worst
         console().print(
-            f"worst relative error: {check.worst_error:.2%} "
-            "(unserved_fraction: absolute difference, a share of demand)"
+            f"worst error: {worst_error:.2%} ({worst_kpi}); "
+            "unserved_fraction is compared by absolute difference, a share of demand"
         )
     if not (check.aggregated.has_solution and check.full.has_solution):
         raise typer.Exit(1)

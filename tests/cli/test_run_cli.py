@@ -24,6 +24,11 @@ from geomodel.results.result import open_result
 
 GEOMODEL = Path(sys.executable).with_name("geomodel")
 QUICKSTART = str(Path(__file__).resolve().parents[2] / "scenarios" / "quickstart.yaml")
+#: four days as 2 typical days of 6 segments: 12 steps
+SEGMENTED = [
+    *("--set", "time.hours=96", "--set", "time.aggregation.typical_days=2"),
+    *("--set", "time.aggregation.segments=6", "--set", "solver.threads=1"),
+]
 
 
 def run_cli(args: list[str]) -> subprocess.CompletedProcess[str]:
@@ -64,6 +69,16 @@ def runs(folder: Path) -> dict[str, subprocess.CompletedProcess[str]]:
         "missing_folder": ["run", QUICKSTART, "-o", folder / "missing" / "out.nc"],
         "unwritable": ["run", QUICKSTART, "-o", folder / "a_file.txt" / "out.nc"],
         "bad_pareto": ["run", QUICKSTART, "--pareto", "latency:1"],
+        "aggregation": ["run", QUICKSTART, *SEGMENTED, "--check-aggregation"],
+        "aggregation_json": [
+            "run",
+            QUICKSTART,
+            *SEGMENTED,
+            "--check-aggregation",
+            "--json",
+            "-o",
+            folder / "segmented.nc",
+        ],
     }
     with ThreadPoolExecutor(max_workers=2) as pool:
         done = dict(zip(first, pool.map(run_cli, first.values()), strict=True))
@@ -187,3 +202,29 @@ def test_bad_output_or_options_exit_2_in_one_line(runs, case, words):
     assert done.returncode == 2, done.stderr
     assert words in done.stderr
     assert done.stderr.startswith("Error:")
+
+
+def test_check_aggregation_compares_every_kpi_and_names_the_worst(runs, folder):
+    done = runs["aggregation_json"]
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    errors = {row["kpi"]: row["relative_error"] for row in payload["kpis"]}
+    assert {"energy_mwh", "cost_usd", "emissions_tco2", "objective"} <= errors.keys()
+    for row in payload["kpis"]:
+        if row["relative_error"] is not None and row["kpi"] != "unserved_fraction":
+            expected = abs(row["aggregated"] - row["full"]) / abs(row["full"])
+            assert row["relative_error"] == pytest.approx(expected), row
+    worst = max((e, k) for k, e in errors.items() if e is not None)
+    assert payload["worst_kpi"] == worst[1]
+    assert payload["worst_relative_error"] == pytest.approx(worst[0])
+    # the aggregated result is written: 12 model steps standing for the 96 hours
+    inputs = open_result(folder / "segmented.nc").inputs
+    assert inputs.sizes["time"] == 12
+    assert float((inputs["weight"] * inputs["dt_hours"]).sum()) == pytest.approx(96)
+    assert inputs.sizes["hour"] == 96
+    # the table says the same in words
+    text = runs["aggregation"].stdout
+    assert runs["aggregation"].returncode == 0, runs["aggregation"].stderr
+    no_traceback(runs["aggregation"])
+    assert "typical days" in text and "hour by hour" in text
+    assert f"worst error: {worst[0]:.2%} ({worst[1]})" in " ".join(text.split())
