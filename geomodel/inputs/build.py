@@ -88,7 +88,8 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
             steps.job_weight,
             "1",
             "how many times a step counts for a job: its weight where the step lies in the job's "
-            "window (for typical days: the member days whose hour lies in the window)",
+            "window (for typical days: the member days whose hour lies in the window; for a "
+            "segment, the member-day hours in the window per hour of the segment)",
         ),
     )
     data.update(_systems(systems, catalog))
