@@ -96,11 +96,19 @@ def report(
         ..., help="Results file of `geomodel run -o`, or the folder of `geomodel batch -o`."
     ),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+    calendar: Path | None = typer.Option(
+        None,
+        "--calendar",
+        help="Also write the results on every hour of the horizon (NetCDF): typical days "
+        "mapped back to the days they stand for.",
+    ),
 ) -> None:
     """Print the KPIs of a saved result, or the KPI table of a batch folder."""
     from geomodel.results.result import open_result
 
     if result_file.is_dir():
+        if calendar is not None:
+            raise UsageError("--calendar", "give one result file, not a batch folder")
         from geomodel.batch.store import kpi_table
         from geomodel.cli.batch_command import print_batch_table
 
@@ -110,11 +118,16 @@ def report(
         else:
             print_batch_table(table, f"{result_file}: {len(table)} cases")
         return
+    _check_writable(calendar, "--calendar")
     result = open_result(result_file)
+    if calendar is not None:
+        result.calendar_to_netcdf(calendar)
     if json_output:
         print_json({"kpis": result.kpis, "messages": result.messages})
         return
     print_kpis(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))
+    if calendar is not None:
+        console().print(f"results on every hour written to {calendar}")
 
 
 def _check_aggregation(scenario_file, output, variant, set_, json_output) -> None:
@@ -171,20 +184,20 @@ def _parse_pareto(text: str | None) -> tuple[str, int] | None:
     return term, int(count)
 
 
-def _check_writable(output: Path | None) -> None:
+def _check_writable(output: Path | None, option: str = "--output") -> None:
     if output is None:
         return
     folder = output.resolve().parent
     if not folder.exists():
-        raise UsageError("--output", f"folder {folder} does not exist")
+        raise UsageError(option, f"folder {folder} does not exist")
     if output.exists() and output.is_dir():
-        raise UsageError("--output", f"{output} is a folder; give a file name such as out.nc")
+        raise UsageError(option, f"{output} is a folder; give a file name such as out.nc")
     probe = folder / f".{output.name}.write-test"
     try:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as error:
-        raise UsageError("--output", f"cannot write to {folder}: {error.strerror}") from None
+        raise UsageError(option, f"cannot write to {folder}: {error.strerror}") from None
 
 
 class _progress:  # noqa: N801 - used as a context manager, reads like a function

@@ -38,15 +38,32 @@ class Result:
         """True when the numbers come from an optimal solution."""
         return self.status == "optimal"
 
+    def calendar(self) -> xr.Dataset:
+        """The results on every hour of the horizon: typical days (and their segments)
+        mapped back to the calendar days they stand for; other results as they are."""
+        from geomodel.results.calendar import to_calendar
+
+        return to_calendar(self.dataset, self.inputs)
+
     def to_netcdf(self, path: str | Path) -> Path:
         """Write results (root group) and inputs (group ``inputs``) to one NetCDF file."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        _netcdf_safe(self.dataset).to_netcdf(tmp, engine="h5netcdf", mode="w")
-        _netcdf_safe(self.inputs).to_netcdf(tmp, engine="h5netcdf", mode="a", group=INPUTS_GROUP)
-        tmp.replace(path)
-        return path
+        return _write_netcdf(path, self.dataset, inputs=self.inputs)
+
+    def calendar_to_netcdf(self, path: str | Path) -> Path:
+        """Write :meth:`calendar` to a NetCDF file of its own (no inputs group)."""
+        return _write_netcdf(path, self.calendar())
+
+
+def _write_netcdf(path: str | Path, dataset: xr.Dataset, inputs: xr.Dataset | None = None) -> Path:
+    """Write through a temporary file, so an interrupted write leaves no half file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    _netcdf_safe(dataset).to_netcdf(tmp, engine="h5netcdf", mode="w")
+    if inputs is not None:
+        _netcdf_safe(inputs).to_netcdf(tmp, engine="h5netcdf", mode="a", group=INPUTS_GROUP)
+    tmp.replace(path)
+    return path
 
 
 def _netcdf_safe(dataset: xr.Dataset) -> xr.Dataset:

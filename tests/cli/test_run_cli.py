@@ -13,6 +13,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pytest
 import xarray as xr
 
@@ -85,6 +86,7 @@ def runs(folder: Path) -> dict[str, subprocess.CompletedProcess[str]]:
     then = {
         "report": ["report", folder / "out.nc"],
         "report_json": ["report", folder / "set.nc", "--json"],
+        "calendar": ["report", folder / "segmented.nc", "--calendar", folder / "calendar.nc"],
     }
     with ThreadPoolExecutor(max_workers=2) as pool:
         done.update(zip(then, pool.map(run_cli, then.values()), strict=True))
@@ -228,3 +230,19 @@ def test_check_aggregation_compares_every_kpi_and_names_the_worst(runs, folder):
     no_traceback(runs["aggregation"])
     assert "typical days" in text and "hour by hour" in text
     assert f"worst error: {worst[0]:.2%} ({worst[1]})" in " ".join(text.split())
+
+
+def test_report_writes_typical_day_results_on_every_hour(runs, folder):
+    done = runs["calendar"]
+    assert done.returncode == 0, done.stderr
+    assert f"results on every hour written to {folder / 'calendar.nc'}" in " ".join(done.stdout.split())
+    result = open_result(folder / "segmented.nc")
+    calendar = xr.load_dataset(folder / "calendar.nc", engine="h5netcdf")
+    assert calendar.sizes["time"] == 96
+    np.testing.assert_array_equal(calendar["time"].values, result.inputs["hour"].values)
+    # each hour carries its step's power; hour by hour the energy adds up to the KPI
+    step = result.inputs["step_of_hour"].values
+    np.testing.assert_allclose(
+        calendar["facility_power_mw"].values, result.dataset["facility_power_mw"].isel(time=step).values
+    )
+    assert float(calendar["energy_mwh"].sum()) == pytest.approx(result.kpis["energy_mwh"])
