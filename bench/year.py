@@ -35,8 +35,8 @@ the method geomodel chooses (``solver.method: auto``) and ``--highs`` options on
 top of geomodel's, none by default. ``--check-hours`` shortens the check's
 horizon; ``--check-sites``/``--check-workloads`` default to 5 and 4 (the
 20-site check of docs/performance.md: ``--check-sites 20 --check-workloads 2
---training-load 0.05``, one job cannot take a tenth of 20 sites' compute
-inside one group of linked sites). Latency is priced as a tie-breaker
+--training-load 0.05``: at the default 0.1 the one job's work is infeasible
+there). Latency is priced as a tie-breaker
 (``--latency-weight``, 1e-5 USD/ms/Mtoken) unless told otherwise.
 """
 
