@@ -73,26 +73,15 @@ def typical_days(
     (energy, cost and carbon totals are kept); series named in ``bounded``
     (capacity factors) are rescaled here instead, so they also stay in [0, 1].
     """
-    import tsam
-
     n_calendar_days = len(hours) // HOURS_PER_DAY
     if n_days >= n_calendar_days and n_segments in (None, HOURS_PER_DAY):
         return plain_steps(series, hours, 1, job_window)
     columns, frame = _columns(series, hours)
     varying = [c for c in frame.columns if frame[c].std() > 0]
-    result = tsam.aggregate(
-        frame[varying],
-        min(n_days, n_calendar_days),
-        period_duration=HOURS_PER_DAY,
-        temporal_resolution=1.0,
-        preserve_column_means=True,
-        rescale_exclude_columns=[c for c in varying if columns[c][0] in bounded],
-    )
-    assignment = np.asarray(result.cluster_assignments, dtype=int)
-    clusters = sorted(result.cluster_counts)
-    representatives = result.cluster_representatives
-    # (column, typical day, hour)
-    hourly = np.stack([representatives.loc[c, varying].to_numpy().T for c in clusters], axis=1)
+    excluded = [c for c in varying if columns[c][0] in bounded]
+    n_typical = min(n_days, n_calendar_days)
+    typical_day_of, counts, hourly = _cluster_days(frame[varying], n_typical, excluded)
+    clusters = range(len(counts))
     if n_segments:
         durations = segment_durations(hourly, n_segments)
         stepped = np.concatenate(
@@ -100,8 +89,7 @@ def typical_days(
         )
     else:
         durations = [np.ones(HOURS_PER_DAY, dtype=int) for _ in clusters]
-        stepped = hourly.reshape(len(varying), -1)
-    counts = np.array([result.cluster_counts[c] for c in clusters], dtype=float)
+        stepped = hourly.reshape(len(varying), len(counts) * HOURS_PER_DAY)
     dt_hours = np.concatenate(durations).astype(float)
     weight = np.concatenate([np.full(len(d), n) for d, n in zip(durations, counts, strict=True)])
     # step_of[c, h]: the step that hour h of typical day c falls in
@@ -120,7 +108,7 @@ def typical_days(
         if name in bounded:
             values = rescale_bounded(values, weight * dt_hours, float(frame[column].mean()))
         reduced[name][position] = values
-    first_day = [int(np.flatnonzero(assignment == c)[0]) for c in clusters]
+    first_day = [int(np.flatnonzero(typical_day_of == c)[0]) for c in clusters]
     segment_start = [np.flatnonzero(np.diff(row, prepend=-1)) for row in step_of]
     start = pd.DatetimeIndex(
         np.concatenate(
@@ -135,10 +123,9 @@ def typical_days(
         job_window.shape[0], n_calendar_days, HOURS_PER_DAY
     )
     job_hours = np.zeros((job_window.shape[0], n_steps))
-    for c, cluster in enumerate(clusters):
-        in_window = window_days[:, assignment == cluster, :].sum(axis=1)  # (job, hour of day)
+    for c in clusters:
+        in_window = window_days[:, typical_day_of == c, :].sum(axis=1)  # (job, hour of day)
         np.add.at(job_hours.T, step_of[c], in_window.T)
-    typical_day_of = np.array([clusters.index(a) for a in assignment])
     return TimeSteps(
         series=reduced,
         start=start,
@@ -151,6 +138,38 @@ def typical_days(
     )
 
 
+def _cluster_days(
+    frame: pd.DataFrame, n_typical: int, rescale_excluded: list[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """tsam's typical days of the hourly ``frame``: the typical day (0-based) of each
+    calendar day, how many days each stands for, and their values (column, day, hour).
+
+    A frame where nothing varies has no clusters to find: its days are split into
+    ``n_typical`` runs of consecutive days, all alike.
+    """
+    n_calendar_days = len(frame) // HOURS_PER_DAY
+    if frame.columns.empty:
+        typical_day_of = np.arange(n_calendar_days) * n_typical // n_calendar_days
+        counts = np.bincount(typical_day_of, minlength=n_typical).astype(float)
+        return typical_day_of, counts, np.empty((0, n_typical, HOURS_PER_DAY))
+    import tsam
+
+    result = tsam.aggregate(
+        frame,
+        n_typical,
+        period_duration=HOURS_PER_DAY,
+        temporal_resolution=1.0,
+        preserve_column_means=True,
+        rescale_exclude_columns=rescale_excluded,
+    )
+    clusters = sorted(result.cluster_counts)
+    typical_day_of = np.searchsorted(clusters, np.asarray(result.cluster_assignments, dtype=int))
+    counts = np.array([result.cluster_counts[c] for c in clusters], dtype=float)
+    representatives = result.cluster_representatives
+    hourly = np.stack([representatives.loc[c].to_numpy().T for c in clusters], axis=1)
+    return typical_day_of, counts, hourly
+
+
 def segment_durations(hourly: np.ndarray, n_segments: int) -> list[np.ndarray]:
     """Hours in each of ``n_segments`` segments of every typical day (tsam's segmentation).
 
@@ -159,9 +178,12 @@ def segment_durations(hourly: np.ndarray, n_segments: int) -> list[np.ndarray]:
     themselves (each its own cluster), since its own duration-curve values are
     computed in a slow per-column loop and ``duration_curve`` gives them at once.
     """
+    n_columns, n_typical, _ = hourly.shape
+    if n_columns == 0:  # nothing varies: segments of (nearly) equal length
+        equal = np.diff(np.arange(n_segments + 1) * HOURS_PER_DAY // n_segments)
+        return [equal for _ in range(n_typical)]
     import tsam
 
-    n_columns, n_typical, _ = hourly.shape
     frame = pd.DataFrame(
         hourly.transpose(1, 2, 0).reshape(n_typical * HOURS_PER_DAY, n_columns),
         index=pd.date_range("2001-01-01", periods=n_typical * HOURS_PER_DAY, freq="h"),

@@ -161,3 +161,20 @@ def test_duration_curve_gives_each_segment_its_block_of_the_sorted_hours():
     assert values[0].tolist() == pytest.approx([2.0, 9.0, 0.0])
     # the mirrored column: the lowest-mean segment (5 h) takes the 5 lowest hours
     assert values[1].tolist() == pytest.approx([-2.0, -9.0, 0.0])
+
+
+@pytest.mark.parametrize("n_segments", [None, 5])
+def test_series_that_never_vary_need_no_clustering(n_segments):
+    # A flat-priced, always-available site with no inference (nothing varies): tsam has
+    # nothing to cluster, so 10 days become 3 runs of alike days (4, 3 and 3 days) and
+    # 5 segments split each day as evenly as whole hours allow (4 + 5 + 5 + 5 + 5 h).
+    index = hours(10)
+    window = np.ones((1, 240), dtype=bool)
+    window[0, :30] = False  # the job may start only at hour 30: 210 hours
+    steps = typical_days({"price": np.full((1, 240), 42.0)}, index, 3, window, n_segments=n_segments)
+    assert steps.typical_day_of.tolist() == [0, 0, 0, 0, 1, 1, 1, 2, 2, 2]
+    per_day = [1] * 24 if n_segments is None else [4, 5, 5, 5, 5]
+    assert steps.dt_hours.tolist() == per_day * 3
+    assert (steps.weight * steps.dt_hours).sum() == 240
+    assert (steps.series["price"] == 42.0).all()
+    assert (steps.job_weight * steps.dt_hours).sum() == pytest.approx(210)
