@@ -77,7 +77,7 @@ def typical_days(
     if n_days >= n_calendar_days and n_segments in (None, HOURS_PER_DAY):
         return plain_steps(series, hours, 1, job_window)
     columns, frame = _columns(series, hours)
-    varying = [c for c in frame.columns if frame[c].std() > 0]
+    varying = [c for c in frame.columns if frame[c].max() > frame[c].min()]
     excluded = [c for c in varying if columns[c][0] in bounded]
     n_typical = min(n_days, n_calendar_days)
     typical_day_of, counts, hourly = _cluster_days(frame[varying], n_typical, excluded)

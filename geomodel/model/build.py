@@ -192,6 +192,19 @@ def _active_chips(m, sets: ModelSets) -> dict[tuple[int, int, int], list]:
     return active
 
 
+def _running_share(sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int, int], list[float]]:
+    """(s, h, t) -> for each of ``_active_chips``' variables, the share of the step's
+    occurrences in which it runs: 1, but for a job whose window covers only some of
+    the member-day hours of a typical-day step (``job_weight / weight``)."""
+    share = inputs["job_weight"].values / inputs["weight"].values[None, :]
+    shares: dict[tuple[int, int, int], list[float]] = defaultdict(list)
+    for j, s, h, t in sets.train:
+        shares[s, h, t].append(min(1.0, float(share[j, t])))
+    for _, s, h, t in sets.infer:
+        shares[s, h, t].append(1.0)
+    return shares
+
+
 def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
     """(3) Chips working <= installed (or switched-on) chips x availability."""
     installed = inputs["chips_installed"].values
@@ -238,9 +251,16 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
     chips_per_system = inputs["chips_per_system"].values
     pue = inputs["pue"].values
     dci_mw = _dci_power_mw(inputs, sets)
+    running_share = _running_share(sets, inputs)
+    # mean power over the step's occurrences (energy, balance) and what the peak adds
     terms: dict[tuple[int, int], list] = defaultdict(list)
+    peak_terms: dict[tuple[int, int], list] = defaultdict(list)
     for (s, h, t), chips in m.active_chips.items():
-        terms[s, t].extend(((active_kw[h] - idle_kw[h]) / 1000.0, v) for v in chips)
+        working_mw = (active_kw[h] - idle_kw[h]) / 1000.0
+        for var, share in zip(chips, running_share[s, h, t], strict=True):
+            terms[s, t].append((working_mw * share, var))
+            if share < 1.0:
+                peak_terms[s, t].append((pue[s] * working_mw * (1.0 - share), var))
     idle_mw = np.zeros((n_sites, n_time))
     if integer.systems_on_off:
         for (s, h, t), var in m.systems_on.items():
@@ -259,7 +279,7 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
         return linear(coefs, [v for _, v in terms[s, t]], float(idle_mw[s, t]))
 
     m.it_power_mw = pyo.Expression(
-        range(n_sites), range(n_time), rule=it_power, doc="IT power of chips, MW"
+        range(n_sites), range(n_time), rule=it_power, doc="IT power of chips (step mean), MW"
     )
 
     def facility_power(_, s, t):
@@ -269,14 +289,26 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
         )
 
     m.facility_power_mw = pyo.Expression(
-        range(n_sites), range(n_time), rule=facility_power, doc="PUE x IT power + DCI power, MW"
+        range(n_sites),
+        range(n_time),
+        rule=facility_power,
+        doc="PUE x IT power + DCI power (step mean), MW",
     )
     envelope = inputs["power_envelope_mw"].values
+
+    def within_envelope(_, s, t):
+        if not peak_terms[s, t]:
+            return m.facility_power_mw[s, t] <= float(envelope[s])
+        mean = m.facility_power_mw[s, t].expr
+        coefs = [*mean.linear_coefs, *(c for c, _ in peak_terms[s, t])]
+        variables = [*mean.linear_vars, *(v for _, v in peak_terms[s, t])]
+        return linear(coefs, variables, mean.constant) <= float(envelope[s])
+
     m.envelope = pyo.Constraint(
         range(n_sites),
         range(n_time),
-        rule=lambda _, s, t: m.facility_power_mw[s, t] <= float(envelope[s]),
-        doc="facility power within the site envelope, MW",
+        rule=within_envelope,
+        doc="facility power within the site envelope when every job of the step runs, MW",
     )
     supply: dict[tuple[int, int], list] = defaultdict(list)
     for index in sets.gen:

@@ -239,14 +239,18 @@ def _work_per_step(model: pyo.ConcreteModel, training_chips: np.ndarray) -> np.n
 
 def _per_workload_energy(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
     """Energy, emissions and cost of each job and service: its working chips' full power
-    (x PUE), priced at its site's average price and carbon in each step."""
+    (x PUE) over the hours it runs, priced at its site's average price and carbon in each
+    step. A job runs in the hours of its window (``job_weight`` x ``dt_hours``)."""
     chip_mw = inputs["active_power_kw_per_chip"] / 1000.0 * inputs["pue"]
     energy = results["energy_mwh"].where(results["energy_mwh"] > 0)
     price = (results["energy_cost_usd"] / energy).fillna(0.0)
     carbon = (results["emissions_tco2"] / energy).fillna(0.0)
-    weights = xr.DataArray(weight_hours, dims="time")
+    running_hours = {
+        "job": inputs["job_weight"] * inputs["dt_hours"],
+        "service": xr.DataArray(weight_hours, dims="time"),
+    }
     for kind, chips in (("job", results["training_chips"]), ("service", results["inference_chips"])):
-        mwh = (chips * chip_mw).sum("system") * weights
+        mwh = (chips * chip_mw).sum("system") * running_hours[kind]
         results[f"{kind}_energy_mwh"] = variable(
             kind,
             mwh.sum(("site", "time")).values,

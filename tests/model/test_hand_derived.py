@@ -462,3 +462,63 @@ def test_a_battery_buys_cheap_energy_and_sells_it_back_in_dear_hours(tmp_path, c
     assert result.kpis["energy_mwh"] == pytest.approx(4 * 125.6, rel=REL)
     gas = result.dataset["generation_mw"].sel(site="s", source="gas_ccgt").values
     assert gas[2:].sum() == pytest.approx(2 * 125.6 - 180, rel=REL)
+
+
+# ---- typical-day segments: a job whose window edges fall inside steps -------------------------
+
+#: 4 days as 1 typical day of 4 six-hour segments (nothing varies on a firm-powered site,
+#: so the segments are equal); the job's window runs from 09:00 on day 0 to 15:00 on day 2
+SEGMENTED = {"typical_days": 1, "segments": 4}
+WINDOW = {"start": "2025-01-01T09:00:00+00:00", "end": "2025-01-03T15:00:00+00:00"}
+WINDOW_HOURS = 15 + 24 + 15  # 54
+
+
+def windowed(envelope_mw: float, compute_eflop: float, aggregation: dict | None) -> dict:
+    data = sb.scenario(
+        {"only": sb.site(systems=100, price=40, carbon=0, pue=1.2, envelope_mw=envelope_mw)},
+        hours=96,
+        training={"pretrain": sb.training_job(compute_eflop, window=WINDOW)},
+    )
+    if aggregation:
+        data["time"]["aggregation"] = aggregation
+    return data
+
+
+@pytest.mark.parametrize("aggregation", [None, SEGMENTED], ids=["hourly", "1x4"])
+def test_a_job_draws_power_only_in_its_window_hours(tmp_path, catalog, h100, aggregation):
+    # The window's 54 hours fall 12, 15, 15 and 12 in the four segments (00-06: days 1 and
+    # 2; 06-12: 3 + 6 + 6; 12-18: 6 + 6 + 3; 18-24: days 0 and 1), so in each segment the
+    # job runs on only some of the 4 x 6 member hours. 40,000 EFLOP at 1.7802 EFLOP per
+    # chip-hour is 22,469.4 chip-hours wherever they fall (one price), and they draw
+    # power only while they run:
+    result = sb.run(tmp_path, windowed(500, 40_000, aggregation), catalog)
+    assert result.status == "optimal", result.messages
+    if aggregation:
+        job_hours = result.inputs["job_weight"] * result.inputs["dt_hours"]
+        assert job_hours.values[0].tolist() == pytest.approx([12, 15, 15, 12])
+    chip_hours = 40_000 / sb.job_rate_eflop_per_chip_hour(h100.bf16_pflops, 0.5)
+    assert chip_hours == pytest.approx(22_469.4, rel=1e-5)
+    # job energy = 22,469.4 chip-h x 1.275 kW x PUE 1.2 = 34.378 MWh
+    job_mwh = chip_hours * h100.active_kw * 1.2 / 1000
+    assert float(result.dataset["job_energy_mwh"].sum()) == pytest.approx(job_mwh, rel=REL)
+    # facility energy = 800 idle chips x 0.3925 kW x 96 h x 1.2 (36.17 MWh)
+    #                 + the job's chip-hours x (1.275 - 0.3925) kW x 1.2 (23.80 MWh)
+    idle_mwh = 800 * h100.idle_kw * 96 * 1.2 / 1000
+    working_mwh = chip_hours * h100.working_extra_kw * 1.2 / 1000
+    assert result.kpis["energy_mwh"] == pytest.approx(idle_mwh + working_mwh, rel=REL)
+    assert result.kpis["cost_usd"] == pytest.approx(40 * (idle_mwh + working_mwh), rel=REL)
+
+
+def test_the_envelope_holds_whenever_the_job_runs_not_on_average(tmp_path, catalog, h100):
+    # Envelope 1.2 x (800 x 0.3925 + 400 x 0.8825) kW = 0.8004 MW: at most 400 chips may
+    # work at once. In a segment where the job runs on half of the member hours, its mean
+    # draw would let 800 chips work; the envelope must hold in the hours it runs.
+    envelope_mw = 1.2 * (800 * h100.idle_kw + 400 * h100.working_extra_kw) / 1000
+    rate = sb.job_rate_eflop_per_chip_hour(h100.bf16_pflops, 0.5)
+    most_eflop = 400 * WINDOW_HOURS * rate  # 400 chips x 54 h x 1.7802 = 38,452.3 EFLOP
+    result = sb.run(tmp_path, windowed(envelope_mw, 0.99 * most_eflop, SEGMENTED), catalog)
+    assert result.status == "optimal", result.messages
+    chips = result.dataset["training_chips"].sum(("job", "site", "system"))
+    assert chips.max() <= 400 * (1 + 1e-9)
+    too_much = sb.run(tmp_path, windowed(envelope_mw, 1.01 * most_eflop, SEGMENTED), catalog)
+    assert too_much.status == "infeasible"
