@@ -86,6 +86,28 @@ def test_segments_shorten_the_model_and_map_back_to_every_hour(catalog):
     )
 
 
+def test_steps_of_two_hours_map_to_both_their_hours(catalog):
+    from geomodel import load_scenario, solve
+
+    scenario = load_scenario(
+        QUICKSTART, overrides=["time.resolution=2 h", "solver.threads=1"], catalog=catalog
+    )
+    result = solve(scenario, catalog=catalog)
+    assert result.inputs.sizes["time"] == 24
+    calendar = result.calendar()
+    assert calendar.sizes["time"] == 48
+    # hour 2k and 2k+1 both carry step k's power, each half of its energy
+    power = result.dataset["facility_power_mw"].values
+    np.testing.assert_allclose(calendar["facility_power_mw"].values, np.repeat(power, 2, axis=1))
+    energy = result.dataset["energy_mwh"].values
+    np.testing.assert_allclose(calendar["energy_mwh"].values, np.repeat(energy / 2, 2, axis=1))
+    assert float(calendar["energy_mwh"].sum()) == pytest.approx(result.kpis["energy_mwh"])
+    hours = calendar["time"].values
+    assert (np.diff(hours) == np.timedelta64(1, "h")).all()
+    assert hours[0] == result.inputs["time"].values[0]
+    assert "job_progress" not in calendar
+
+
 def test_a_scenario_without_aggregation_cannot_be_checked(catalog):
     from geomodel.errors import UsageError
 

@@ -99,8 +99,8 @@ def report(
     calendar: Path | None = typer.Option(
         None,
         "--calendar",
-        help="Also write the results on every hour of the horizon (NetCDF): typical days "
-        "mapped back to the days they stand for.",
+        help="Also write the results on every hour of the horizon (NetCDF): longer steps and "
+        "typical days spread over the hours they stand for.",
     ),
 ) -> None:
     """Print the KPIs of a saved result, or the KPI table of a batch folder."""

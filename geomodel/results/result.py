@@ -39,8 +39,8 @@ class Result:
         return self.status == "optimal"
 
     def calendar(self) -> xr.Dataset:
-        """The results on every hour of the horizon: typical days (and their segments)
-        mapped back to the calendar days they stand for; other results as they are."""
+        """The results on every hour of the horizon: longer steps, typical days and their
+        segments spread over the hours they stand for (totals as one hour's share)."""
         from geomodel.results.calendar import to_calendar
 
         return to_calendar(self.dataset, self.inputs)
