@@ -162,7 +162,7 @@ def run_check(options, folder: Path, log) -> dict[str, Any]:
         "hours": hours,
         "full": full,
         "rows": rows,
-        "chosen": min(within, key=steps_a_day) if within else None,
+        "chosen": min(within, key=step_count) if within else None,
     }
 
 
@@ -172,7 +172,7 @@ def label(aggregation: Aggregation) -> str:
     return str(days) if segments == HOURS_PER_DAY else f"{days}x{segments}"
 
 
-def steps_a_day(aggregation: Aggregation) -> int:
+def step_count(aggregation: Aggregation) -> int:
     return aggregation[0] * aggregation[1]
 
 

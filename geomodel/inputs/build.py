@@ -145,7 +145,8 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
     aggregated = steps.typical_day_of is not None
-    dataset.attrs["typical_days"] = scenario.time.aggregation.typical_days if aggregated else 0
+    # as built: a 4-day horizon asked for 9 typical days has 4
+    dataset.attrs["typical_days"] = int(steps.typical_day_of.max()) + 1 if aggregated else 0
     dataset.attrs["segments_per_day"] = (scenario.time.aggregation.segments or 24) if aggregated else 0
     return dataset
 

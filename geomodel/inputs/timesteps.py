@@ -209,7 +209,8 @@ def duration_curve(day: np.ndarray, durations: np.ndarray) -> np.ndarray:
     k-th block of the day's sorted hours (as many hours as it lasts). A plain
     segment mean flattens a solar peak into its neighbours and hides the
     curtailment of the full series (docs/performance.md); this keeps the peak
-    and the day's mean. It is tsam's ``Distribution(scope="global")`` for segments.
+    and the day's mean. The values are what tsam's ``Distribution(scope="global")``
+    gives for segments; the boundaries come from ``segment_durations``.
     """
     bounds = np.concatenate([[0], np.cumsum(durations)])
     means = np.add.reduceat(day, bounds[:-1], axis=1) / durations

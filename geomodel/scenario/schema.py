@@ -44,6 +44,17 @@ def _not_a_number(value: Any) -> Any:
 Timestamp = Annotated[AwareDatetime, BeforeValidator(_not_a_number)]
 
 
+def _not_a_boolean(value: Any) -> Any:
+    """Refuse true and false where a count is expected (pydantic would read them as 1 and 0)."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a whole number, not {str(value).lower()}")
+    return value
+
+
+#: A whole number of something (days, steps, chips, threads); true and false are not counts.
+Count = Annotated[int, BeforeValidator(_not_a_boolean)]
+
+
 def _latitude(value: float) -> float:
     if not -90 <= value <= 90:
         hint = " (that looks like a longitude: did you swap lat and lon?)" if abs(value) <= 180 else ""
@@ -99,14 +110,14 @@ class Located(Section):
 class Aggregation(Section):
     """Clustering of the horizon into typical days (used for year-long studies)."""
 
-    typical_days: int = Field(
+    typical_days: Count = Field(
         ge=1,
         le=366,
         description="number of typical days (tsam)",
         examples=[8],
         json_schema_extra={"unit": "days"},
     )
-    segments: int | None = Field(
+    segments: Count | None = Field(
         default=None,
         ge=1,
         le=24,
@@ -126,7 +137,7 @@ class TimeSpec(Section):
         description="first hour, ISO 8601 with a UTC offset",
         examples=["2025-07-01T00:00:00-05:00"],
     )
-    hours: int | None = Field(
+    hours: Count | None = Field(
         default=None,
         gt=0,
         le=10 * 8784,
@@ -168,7 +179,10 @@ class TimeSpec(Section):
             )
         if self.aggregation is not None:
             if self.resolution != 1:
-                raise ValueError("typical days are built from hourly steps: use resolution 1 h")
+                raise ValueError(
+                    "typical days (time.aggregation) are built from hourly steps: "
+                    f"use time.resolution 1 h, not {self.resolution:g} h"
+                )
             if self.horizon_hours % 24:
                 raise ValueError(
                     f"typical days need a horizon of whole days, got {self.horizon_hours:g} h"
@@ -380,7 +394,7 @@ class LinkRoute(Section):
 
     sites: tuple[Name, Name] = Field(description="the two site names", examples=[["abilene", "ashburn"]])
     technology: Name = Field(description="link technology from the catalogue", examples=["hcf_800zr"])
-    fibre_pairs: int = Field(
+    fibre_pairs: Count = Field(
         default=1,
         ge=1,
         le=1000,
@@ -415,7 +429,7 @@ class LinkMesh(Section):
     """A link between every pair of sites (within ``max_length`` if given)."""
 
     technology: Name = Field(description="link technology from the catalogue", examples=["smf_800zr"])
-    fibre_pairs: int = Field(
+    fibre_pairs: Count = Field(
         default=1,
         ge=1,
         le=1000,
@@ -497,28 +511,28 @@ class TrainingJob(Section):
         examples=[15e12],
         json_schema_extra={"unit": "tokens"},
     )
-    tp: int = Field(
+    tp: Count = Field(
         default=1,
         ge=1,
         description="tensor-parallel degree",
         examples=[8],
         json_schema_extra={"unit": "chips"},
     )
-    ep: int = Field(
+    ep: Count = Field(
         default=1,
         ge=1,
         description="expert-parallel degree",
         examples=[8],
         json_schema_extra={"unit": "chips"},
     )
-    pp: int = Field(
+    pp: Count = Field(
         default=1,
         ge=1,
         description="pipeline-parallel degree",
         examples=[4],
         json_schema_extra={"unit": "stages"},
     )
-    max_chips: int | None = Field(
+    max_chips: Count | None = Field(
         default=None,
         gt=0,
         description="most chips at any time (default: all installed)",
@@ -717,7 +731,7 @@ class SolverOptions(Section):
         examples=[0.001],
         json_schema_extra={"unit": "1"},
     )
-    threads: int = Field(
+    threads: Count = Field(
         default=1,
         ge=0,
         le=256,

@@ -231,3 +231,26 @@ def test_a_scenario_without_regions_jobs_or_links_round_trips_too(tmp_path, cata
     inputs.to_netcdf(tmp_path / "empty.nc", engine="h5netcdf")
     with xr.open_dataset(tmp_path / "empty.nc", engine="h5netcdf") as back:
         xr.testing.assert_identical(back.load(), inputs)
+
+
+@pytest.mark.parametrize(
+    "aggregation",
+    [
+        ["time.aggregation.typical_days=2"],
+        ["time.aggregation.typical_days=2", "time.aggregation.segments=6"],
+        ["time.aggregation.typical_days=4"],
+        ["time.aggregation.typical_days=9", "time.aggregation.segments=6"],
+        ["time.aggregation.typical_days=9", "time.aggregation.segments=24"],
+    ],
+)
+def test_the_model_has_the_steps_the_summary_announces(catalog, aggregation):
+    scenario = load_scenario(
+        "scenarios/quickstart.yaml", overrides=["time.hours=96", *aggregation], catalog=catalog
+    )
+    inputs = build_inputs(scenario, catalog)
+    assert inputs.sizes["time"] == scenario.time.model_steps
+    # the attributes say what was built: at most one typical day per day of the horizon
+    if "step_of_hour" in inputs:
+        days = min(scenario.time.aggregation.typical_days, 4)
+        assert inputs.attrs["typical_days"] == days
+        assert int(inputs["typical_day_of"].max()) + 1 == days

@@ -282,6 +282,23 @@ def test_segments_are_at_most_the_hours_of_a_day(tmp_path, catalog):
     assert problem.position.line == line_of(text, "aggregation:")
 
 
+@pytest.mark.parametrize("field", ["segments", "typical_days"])
+def test_true_is_not_a_count(tmp_path, catalog, field):
+    other = {"segments": "typical_days: 2", "typical_days": "segments: 6"}[field]
+    text = BASE.replace("  hours: 24", f"  hours: 96\n  aggregation: {{{other}, {field}: true}}")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == f"time.aggregation.{field}"
+    assert "expected a whole number, not true" in problem.message
+
+
+def test_typical_days_need_hourly_steps_and_say_so(tmp_path, catalog):
+    text = BASE.replace(
+        "  hours: 24", "  hours: 96\n  resolution: 2 h\n  aggregation: {typical_days: 2}"
+    )
+    problem = only_error(tmp_path, text, catalog)
+    assert "use time.resolution 1 h, not 2 h" in problem.message
+
+
 def test_a_bad_name_says_what_names_may_contain(tmp_path, catalog):
     text = BASE.replace("  ams:", "  'ams west':")
     problem = only_error(tmp_path, text, catalog)
