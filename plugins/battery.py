@@ -151,8 +151,9 @@ def extend_model(model: Any, inputs: Any) -> None:
     if not cyclic:
         model.battery_end = pyo.Constraint(
             list(spec),
-            rule=lambda m, s: m.battery_soc_mwh[s, len(dt) - 1]
-            >= spec[s].initial_soc * spec[s].energy_mwh,
+            rule=lambda m, s: (
+                m.battery_soc_mwh[s, len(dt) - 1] >= spec[s].initial_soc * spec[s].energy_mwh
+            ),
         )
     for s, t in index:
         supply = model.extra_supply_mw[s, t]
