@@ -143,9 +143,14 @@ def solve_epsilon_points(
     return results
 
 
+def _solver_options(inputs: xr.Dataset) -> dict[str, Any]:
+    """The scenario's ``solver`` section, as build_inputs recorded it."""
+    return json.loads(inputs.attrs.get("solver_options", "{}"))
+
+
 def solver_settings(inputs: xr.Dataset, threads: int | None = None) -> SolverSettings:
     """HiGHS settings from the scenario's ``solver`` section; ``threads`` overrides."""
-    options = json.loads(inputs.attrs.get("solver_options", "{}"))
+    options = _solver_options(inputs)
     return SolverSettings(
         time_limit_s=options.get("time_limit", 600.0),
         mip_gap=options.get("mip_gap", 0.01),
@@ -161,12 +166,12 @@ def _build(
     minimise: str,
 ) -> tuple[Any, list[str], float]:
     """The model with extensions, an epsilon bound and a term objective as asked."""
-    options = json.loads(inputs.attrs.get("solver_options", "{}"))
+    integer = IntegerChoices(**_solver_options(inputs).get("integer", {}))
     started = time.perf_counter()
     # millions of small, acyclic objects: the cyclic garbage collector would spend
     # two thirds of the build scanning them (10^6 columns: 18.5 s -> 5.7 s without it)
     with PauseGC():
-        model = build_model(inputs, IntegerChoices(**options.get("integer", {})))
+        model = build_model(inputs, integer)
         messages = _apply_extensions(model, inputs, host)
         if epsilon is not None:
             add_epsilon_bound(model, *epsilon)

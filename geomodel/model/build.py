@@ -180,29 +180,19 @@ def define_inference(m, sets: ModelSets, inputs: xr.Dataset) -> None:
     )
 
 
-def _active_chips(m, sets: ModelSets) -> dict[tuple[int, int, int], list]:
-    """(s, h, t) -> chip variables working there (training and inference)."""
+def _active_chips(m, sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int, int], list]:
+    """(s, h, t) -> (chip variable working there, share of the step's occurrences in which
+    it runs): the share is 1 but for a job whose window covers only some of the
+    member-day hours of a typical-day step (``job_weight / weight``)."""
+    share = inputs["job_weight"].values / inputs["weight"].values[None, :]
     active: dict[tuple[int, int, int], list] = defaultdict(list)
     for index in sets.train:
-        _, s, h, t = index
-        active[s, h, t].append(m.train[index])
+        j, s, h, t = index
+        active[s, h, t].append((m.train[index], min(1.0, float(share[j, t]))))
     for index in sets.infer:
         _, s, h, t = index
-        active[s, h, t].append(m.infer[index])
+        active[s, h, t].append((m.infer[index], 1.0))
     return active
-
-
-def _running_share(sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int, int], list[float]]:
-    """(s, h, t) -> for each of ``_active_chips``' variables, the share of the step's
-    occurrences in which it runs: 1, but for a job whose window covers only some of
-    the member-day hours of a typical-day step (``job_weight / weight``)."""
-    share = inputs["job_weight"].values / inputs["weight"].values[None, :]
-    shares: dict[tuple[int, int, int], list[float]] = defaultdict(list)
-    for j, s, h, t in sets.train:
-        shares[s, h, t].append(min(1.0, float(share[j, t])))
-    for _, s, h, t in sets.infer:
-        shares[s, h, t].append(1.0)
-    return shares
 
 
 def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
@@ -210,8 +200,8 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
     installed = inputs["chips_installed"].values
     availability = inputs["availability"].values
     chips_per_system = inputs["chips_per_system"].values
-    active = _active_chips(m, sets)
-    m.active_chips = active
+    m.active_chips = _active_chips(m, sets, inputs)  # define_power reads it too
+    active = {key: [var for var, _ in chips] for key, chips in m.active_chips.items()}
     if integer.systems_on_off:
         on_index = sorted(active)
         m.systems_on = pyo.Var(
@@ -251,13 +241,12 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
     chips_per_system = inputs["chips_per_system"].values
     pue = inputs["pue"].values
     dci_mw = _dci_power_mw(inputs, sets)
-    running_share = _running_share(sets, inputs)
     # mean power over the step's occurrences (energy, balance) and what the peak adds
     terms: dict[tuple[int, int], list] = defaultdict(list)
     peak_terms: dict[tuple[int, int], list] = defaultdict(list)
     for (s, h, t), chips in m.active_chips.items():
         working_mw = (active_kw[h] - idle_kw[h]) / 1000.0
-        for var, share in zip(chips, running_share[s, h, t], strict=True):
+        for var, share in chips:
             terms[s, t].append((working_mw * share, var))
             if share < 1.0:
                 peak_terms[s, t].append((pue[s] * working_mw * (1.0 - share), var))
