@@ -58,8 +58,9 @@ def child(mode: str, scenario_path: str) -> dict[str, float]:
     from geomodel.api import _build, solver_settings
     from geomodel.catalog import build_catalog
     from geomodel.inputs.build import build_inputs
-    from geomodel.model.build import IntegerChoices, define_variables
+    from geomodel.model.basics import IntegerChoices
     from geomodel.model.sets import build_sets
+    from geomodel.model.variables import define_variables
     from geomodel.scenario import load_scenario
     from geomodel.solver.highs import HighsSession
 

@@ -19,7 +19,9 @@ from pyomo.common.gc_manager import PauseGC
 
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.build import build_inputs
-from geomodel.model.build import OBJECTIVE_TERMS, IntegerChoices, build_model
+from geomodel.model.basics import IntegerChoices
+from geomodel.model.build import build_model
+from geomodel.model.objective import OBJECTIVE_TERMS
 from geomodel.plugin_loader import PluginHost
 from geomodel.results.extract import extract_results
 from geomodel.results.kpis import compute_kpis

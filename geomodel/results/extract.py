@@ -7,7 +7,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.inputs.dataset import variable
-from geomodel.model.build import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
+from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
 
 
 def _values(var: pyo.Var, index: list) -> np.ndarray:

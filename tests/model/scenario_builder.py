@@ -1,7 +1,7 @@
 """Tiny scenarios whose optimum can be derived by hand (docs/model.md).
 
 Every builder returns a plain dict in the scenario file format
-(geomodel/scenario/schema.py) that a test tweaks and then writes to YAML in
+(geomodel/scenario/schema/) that a test tweaks and then writes to YAML in
 its ``tmp_path``. Sites get their power from on-site firm sources with explicit
 ``price`` and ``carbon`` and flat capacity factors (the built-in ``nuclear``
 source is flat at 0.9, ``gas_ccgt`` at 0.95), and no grid, so every price and

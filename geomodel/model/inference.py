@@ -1,0 +1,49 @@
+"""Inference constraint group (2): demand served or unserved, served compute on chips."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pyomo.environ as pyo
+import xarray as xr
+
+from geomodel.model.basics import TOKENS_PER_MTOKEN, linear
+from geomodel.model.sets import ModelSets
+
+
+def define_inference(m, sets: ModelSets, inputs: xr.Dataset) -> None:
+    """(2) Demand met or unserved; served compute fits the chips assigned."""
+    demand = inputs["demand_tokens_per_s"].values / TOKENS_PER_MTOKEN
+    served_from: dict[tuple[int, int, int], list] = defaultdict(list)
+    served_at: dict[tuple[int, int, int], list] = defaultdict(list)
+    for index in sets.serve:
+        i, r, s, t = index
+        served_from[i, r, t].append(m.serve[index])
+        served_at[i, s, t].append(m.serve[index])
+    m.demand = pyo.Constraint(
+        sets.unserved,
+        rule=lambda _, i, r, t: (
+            linear([1.0] * (len(served_from[i, r, t]) + 1), [*served_from[i, r, t], m.unserved[i, r, t]])
+            == float(demand[i, r, t])
+        ),
+        doc="demand balance, Mtoken/s",
+    )
+    # PFLOPS needed per Mtoken/s: flop/token x 1e6 tokens / 1e15
+    pflops_per_mtoken_s = inputs["flop_per_token"].values * TOKENS_PER_MTOKEN / 1e15
+    pflops = inputs["service_pflops_per_chip"].values
+    efficiency = inputs["service_efficiency"].values
+    chips_at: dict[tuple[int, int, int], list] = defaultdict(list)
+    for index in sets.infer:
+        i, s, h, t = index
+        chips_at[i, s, t].append((-pflops[i, h] * efficiency[i], m.infer[index]))
+    m.serving_compute = pyo.Constraint(
+        list(served_at),
+        rule=lambda _, i, s, t: (
+            linear(
+                [pflops_per_mtoken_s[i]] * len(served_at[i, s, t]) + [c for c, _ in chips_at[i, s, t]],
+                served_at[i, s, t] + [v for _, v in chips_at[i, s, t]],
+            )
+            <= 0.0
+        ),
+        doc="served compute fits the chips assigned, PFLOPS",
+    )

@@ -1,0 +1,162 @@
+"""Chips (3), power and the envelope (4), and the supply balance (5)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import pyomo.environ as pyo
+import xarray as xr
+
+from geomodel.model.basics import IntegerChoices, linear
+from geomodel.model.sets import ModelSets
+
+
+def _active_chips(m, sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int, int], list]:
+    """(s, h, t) -> (chip variable working there, share of the step's occurrences in which
+    it runs): the share is 1 but for a job whose window covers only some of the
+    member-day hours of a typical-day step (``job_weight / weight``)."""
+    share = inputs["job_weight"].values / inputs["weight"].values[None, :]
+    active: dict[tuple[int, int, int], list] = defaultdict(list)
+    for index in sets.train:
+        j, s, h, t = index
+        active[s, h, t].append((m.train[index], min(1.0, float(share[j, t]))))
+    for index in sets.infer:
+        _, s, h, t = index
+        active[s, h, t].append((m.infer[index], 1.0))
+    return active
+
+
+def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
+    """(3) Chips working <= installed (or switched-on) chips x availability."""
+    installed = inputs["chips_installed"].values
+    availability = inputs["availability"].values
+    chips_per_system = inputs["chips_per_system"].values
+    m.active_chips = _active_chips(m, sets, inputs)  # define_power reads it too
+    active = {key: [var for var, _ in chips] for key, chips in m.active_chips.items()}
+    if integer.systems_on_off:
+        on_index = sorted(active)
+        m.systems_on = pyo.Var(
+            on_index,
+            domain=pyo.NonNegativeIntegers,
+            doc="systems switched on at s of h in t",
+            bounds=lambda _, s, h, t: (0, float(installed[s, h] / chips_per_system[h])),
+        )
+        m.chip_capacity = pyo.Constraint(
+            on_index,
+            rule=lambda _, s, h, t: (
+                linear(
+                    [1.0] * len(active[s, h, t]) + [-chips_per_system[h] * availability[s]],
+                    [*active[s, h, t], m.systems_on[s, h, t]],
+                )
+                <= 0.0
+            ),
+            doc="working chips within switched-on systems",
+        )
+        return
+    m.chip_capacity = pyo.Constraint(
+        sorted(active),
+        rule=lambda _, s, h, t: (
+            linear([1.0] * len(active[s, h, t]), active[s, h, t])
+            <= float(installed[s, h] * availability[s])
+        ),
+        doc="working chips within installed chips x availability",
+    )
+
+
+def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
+    """(4) IT and facility power, the envelope; (5) balance of grid, generators and load."""
+    n_sites, n_time = len(sets.sites), sets.n_time
+    installed = inputs["chips_installed"].values
+    active_kw = inputs["active_power_kw_per_chip"].values
+    idle_kw = inputs["idle_power_kw_per_chip"].values
+    chips_per_system = inputs["chips_per_system"].values
+    pue = inputs["pue"].values
+    dci_mw = _dci_power_mw(inputs, sets)
+    # mean power over the step's occurrences (energy, balance) and what the peak adds
+    terms: dict[tuple[int, int], list] = defaultdict(list)
+    peak_terms: dict[tuple[int, int], list] = defaultdict(list)
+    for (s, h, t), chips in m.active_chips.items():
+        working_mw = (active_kw[h] - idle_kw[h]) / 1000.0
+        for var, share in chips:
+            terms[s, t].append((working_mw * share, var))
+            if share < 1.0:
+                peak_terms[s, t].append((pue[s] * working_mw * (1.0 - share), var))
+    idle_mw = np.zeros((n_sites, n_time))
+    if integer.systems_on_off:
+        for (s, h, t), var in m.systems_on.items():
+            terms[s, t].append((chips_per_system[h] * idle_kw[h] / 1000.0, var))
+    else:
+        idle_mw += (installed * idle_kw[None, :]).sum(axis=1)[:, None] / 1000.0
+    m.extra_supply_mw = pyo.Expression(
+        range(n_sites),
+        range(n_time),
+        initialize=0.0,
+        doc="power supplied by model extensions (e.g. battery discharge - charge), MW",
+    )
+
+    def it_power(_, s, t):
+        coefs = [c for c, _ in terms[s, t]]
+        return linear(coefs, [v for _, v in terms[s, t]], float(idle_mw[s, t]))
+
+    m.it_power_mw = pyo.Expression(
+        range(n_sites), range(n_time), rule=it_power, doc="IT power of chips (step mean), MW"
+    )
+
+    def facility_power(_, s, t):
+        it = m.it_power_mw[s, t].expr
+        return linear(
+            [pue[s] * c for c in it.linear_coefs], it.linear_vars, pue[s] * it.constant + dci_mw[s]
+        )
+
+    m.facility_power_mw = pyo.Expression(
+        range(n_sites),
+        range(n_time),
+        rule=facility_power,
+        doc="PUE x IT power + DCI power (step mean), MW",
+    )
+    envelope = inputs["power_envelope_mw"].values
+
+    def within_envelope(_, s, t):
+        if not peak_terms[s, t]:
+            return m.facility_power_mw[s, t] <= float(envelope[s])
+        mean = m.facility_power_mw[s, t].expr
+        coefs = [*mean.linear_coefs, *(c for c, _ in peak_terms[s, t])]
+        variables = [*mean.linear_vars, *(v for _, v in peak_terms[s, t])]
+        return linear(coefs, variables, mean.constant) <= float(envelope[s])
+
+    m.envelope = pyo.Constraint(
+        range(n_sites),
+        range(n_time),
+        rule=within_envelope,
+        doc="facility power within the site envelope when every job of the step runs, MW",
+    )
+    supply: dict[tuple[int, int], list] = defaultdict(list)
+    for index in sets.gen:
+        s, _, t = index
+        supply[s, t].append(m.gen[index])
+    for index in sets.grid:
+        supply[index].append(m.grid[index])
+    m.balance = pyo.Constraint(
+        range(n_sites),
+        range(n_time),
+        rule=lambda _, s, t: (
+            linear([1.0] * len(supply[s, t]), supply[s, t]) + m.extra_supply_mw[s, t]
+            == m.facility_power_mw[s, t]
+        ),
+        doc="grid + generators + extensions = facility power, MW",
+    )
+
+
+def _dci_power_mw(inputs: xr.Dataset, sets: ModelSets) -> np.ndarray:
+    """Lit links draw their power whether or not they carry traffic; half at each end."""
+    power = np.zeros(len(sets.sites))
+    for a, b, link_mw in zip(
+        inputs["link_site_a"].values,
+        inputs["link_site_b"].values,
+        inputs["link_power_mw"].values,
+        strict=True,
+    ):
+        power[sets.sites.index(str(a))] += link_mw / 2.0
+        power[sets.sites.index(str(b))] += link_mw / 2.0
+    return power

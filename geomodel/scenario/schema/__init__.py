@@ -1,0 +1,70 @@
+"""The scenario file format: one pydantic model per section, one module per part of it.
+
+Field names carry no units; each quantity field stores its value in the unit
+named in its description (and in the JSON Schema's ``unit``) and accepts a
+string with units such as ``"250 MW"``. docs/scenarios.md is checked against
+this package by a test.
+"""
+
+from geomodel.scenario.schema.fields import (
+    NAME_PATTERN,
+    Count,
+    Fraction,
+    Latitude,
+    Located,
+    Longitude,
+    Name,
+    Section,
+    Timestamp,
+)
+from geomodel.scenario.schema.links import LinkMesh, LinkRoute, Links
+from geomodel.scenario.schema.options import (
+    IntegerOptions,
+    LatencyModel,
+    Objective,
+    SolverOptions,
+)
+from geomodel.scenario.schema.regions import ONE_DAY_SHAPE, Demand, Region
+from geomodel.scenario.schema.scenario import Scenario
+from geomodel.scenario.schema.sites import COOLING_PUE, PowerSupply, Site
+from geomodel.scenario.schema.time import Aggregation, TimeSpec
+from geomodel.scenario.schema.workloads import (
+    InferenceService,
+    Precision,
+    TrainingJob,
+    Window,
+    window_bounds,
+)
+
+__all__ = [
+    "COOLING_PUE",
+    "NAME_PATTERN",
+    "ONE_DAY_SHAPE",
+    "Aggregation",
+    "Count",
+    "Demand",
+    "Fraction",
+    "InferenceService",
+    "IntegerOptions",
+    "LatencyModel",
+    "Latitude",
+    "LinkMesh",
+    "LinkRoute",
+    "Links",
+    "Located",
+    "Longitude",
+    "Name",
+    "Objective",
+    "PowerSupply",
+    "Precision",
+    "Region",
+    "Scenario",
+    "Section",
+    "Site",
+    "SolverOptions",
+    "TimeSpec",
+    "Timestamp",
+    "TrainingJob",
+    "Window",
+    "window_bounds",
+]

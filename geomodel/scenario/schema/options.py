@@ -1,0 +1,110 @@
+"""How the scenario is judged and solved: latency model, objective weights, solver options."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from geomodel.scenario.schema.fields import Count, Name, Section
+from geomodel.scenario.units import Quantity
+
+
+class LatencyModel(Section):
+    """How user-to-site latency is estimated (DESIGN section 4)."""
+
+    technology: Name = Field(
+        default="smf_400zr",
+        description="link technology whose fibre latency (us/km) users' traffic sees",
+        examples=["smf_400zr"],
+    )
+    route_factor: float = Field(
+        default=1.5,
+        ge=1,
+        le=3,
+        description="route km / great-circle km",
+        examples=[1.3],
+        json_schema_extra={"unit": "1"},
+    )
+    overhead: Quantity("ms", ge=0) = Field(
+        default=2.0,
+        description="fixed round-trip overhead (access network, switching, processing)",
+        examples=["5 ms"],
+    )
+
+
+class Objective(Section):
+    """Weights of the objective terms."""
+
+    energy_price_multiplier: float = Field(
+        default=1.0,
+        ge=0,
+        description="multiplies every energy price (price scenarios)",
+        examples=[1.2],
+        json_schema_extra={"unit": "1"},
+    )
+    carbon_price: Quantity("USD/tCO2", ge=0) = Field(
+        default=0.0, description="price of emissions, per tonne CO2e", examples=["100 USD/tCO2"]
+    )
+    latency_weight: Quantity("USD/ms/Mtoken", ge=0) = Field(
+        default=0.0,
+        description="cost of each ms of round trip per million tokens served",
+        examples=["0.01 USD/ms/Mtoken"],
+    )
+    unserved_penalty: Quantity("USD/Mtoken", ge=0) = Field(
+        default=100.0,
+        description="cost per million tokens of demand not served",
+        examples=["100 USD/Mtoken"],
+    )
+
+
+class IntegerOptions(Section):
+    """Integer decisions; all off keeps the model a linear programme."""
+
+    systems_on_off: bool = Field(
+        default=False, description="whole systems on or off per step", examples=[True]
+    )
+    dp_replicas: bool = Field(default=False, description="whole data-parallel replicas", examples=[True])
+    site_participation: bool = Field(
+        default=False, description="binary site use per job", examples=[True]
+    )
+
+
+class SolverOptions(Section):
+    """Options handed to HiGHS."""
+
+    time_limit: Quantity("s", gt=0) = Field(
+        default=600.0, description="wall-clock limit of the solve", examples=["120 s"]
+    )
+    mip_gap: float = Field(
+        default=0.01,
+        ge=0,
+        le=1,
+        description="relative MIP gap at which to stop",
+        examples=[0.001],
+        json_schema_extra={"unit": "1"},
+    )
+    threads: Count = Field(
+        default=1,
+        ge=0,
+        le=256,
+        description="HiGHS threads (0 = automatic)",
+        examples=[4],
+        json_schema_extra={"unit": "threads"},
+    )
+    method: Literal["auto", "dual_simplex", "primal_simplex", "ipm", "ipm_no_crossover", "pdlp"] = Field(
+        default="auto",
+        description=(
+            "HiGHS method for a linear programme: auto picks by size as measured in "
+            "docs/performance.md; ipm is interior point with crossover to a vertex "
+            "solution; ipm_no_crossover is about a quarter faster on large models but "
+            "returns an interior plan that spreads load over equally cheap options. "
+            "A MIP's branch and bound always uses HiGHS's own choice"
+        ),
+        examples=["ipm"],
+    )
+    integer: IntegerOptions = Field(
+        default_factory=IntegerOptions,
+        description="integer decisions (default: none, an LP)",
+        examples=[{"systems_on_off": True}],
+    )

@@ -1,0 +1,116 @@
+"""Data centres: location, power, cooling and installed hardware."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from geomodel.scenario.schema.fields import Fraction, Located, Name, Section
+from geomodel.scenario.units import Quantity
+
+#: Default PUE per cooling class (facts sheet section 4.5, mid-points of the estimate ranges).
+COOLING_PUE: dict[str, float] = {
+    "legacy_air": 1.6,
+    "air_economiser": 1.3,
+    "hot_humid_air": 1.42,
+    "free_cooling": 1.1,
+    "liquid": 1.14,
+    "immersion": 1.06,
+}
+
+
+class PowerSupply(Section):
+    """A generator on site or a contracted source, by catalogue name."""
+
+    capacity: Quantity("MW", ge=0) = Field(
+        description="installed or contracted capacity", examples=["150 MW"]
+    )
+    price: Quantity("USD/MWh", ge=-500) | None = Field(
+        default=None, description="overrides the catalogue price", examples=["35 USD/MWh"]
+    )
+    carbon: Quantity("kgCO2/MWh", ge=0) | None = Field(
+        default=None,
+        description="overrides the catalogue carbon intensity (kgCO2e/MWh = gCO2e/kWh)",
+        examples=["12 kgCO2/MWh"],
+    )
+    profile_csv: str | None = Field(
+        default=None,
+        description="CSV of hourly capacity factors (0..1) replacing the catalogue profile",
+        examples=["profiles/abilene.csv"],
+    )
+    profile_column: str | None = Field(
+        default=None, description="column of profile_csv", examples=["solar_pv"]
+    )
+
+    @model_validator(mode="after")
+    def _csv_with_column(self) -> PowerSupply:
+        if (self.profile_csv is None) != (self.profile_column is None):
+            raise ValueError("'profile_csv' and 'profile_column' go together")
+        return self
+
+
+class Site(Located):
+    """A data centre: location, power, cooling and installed hardware."""
+
+    grid: Name | None = Field(
+        default=None,
+        description="grid power source (kind grid) by catalogue name; none = off-grid",
+        examples=["grid_us_tx_ercot"],
+    )
+    grid_import_limit: Quantity("MW", ge=0) | None = Field(
+        default=None,
+        description="most the grid connection delivers (default: the power envelope)",
+        examples=["150 MW"],
+    )
+    power_envelope: Quantity("MW", gt=0) = Field(
+        description="facility power limit (IT x PUE + DCI)", examples=["200 MW"]
+    )
+    pue: float | None = Field(
+        default=None,
+        ge=1,
+        le=3,
+        description="power usage effectiveness (give this or 'cooling')",
+        examples=[1.2],
+        json_schema_extra={"unit": "1"},
+    )
+    cooling: Literal[tuple(COOLING_PUE)] | None = Field(  # type: ignore[valid-type]
+        default=None,
+        description="cooling class, sets the PUE (give this or 'pue')",
+        examples=["liquid"],
+    )
+    systems: dict[Name, Annotated[int, Field(ge=0)]] = Field(
+        description="installed hardware: catalogue system name -> number of systems",
+        examples=[{"gb200_nvl72": 600}],
+        json_schema_extra={"unit": "systems"},
+    )
+    availability: Fraction = Field(
+        default=0.97,
+        description="fraction of installed chips usable at any hour (maintenance, spares)",
+        examples=[0.95],
+    )
+    power_sources: dict[Name, PowerSupply] = Field(
+        default_factory=dict,
+        description="on-site or contracted sources by catalogue name",
+        examples=[{"solar_pv": {"capacity": "150 MW"}}],
+    )
+    jurisdiction: str = Field(
+        default="",
+        max_length=32,
+        description="country or data-residency zone, matched by training jobs' 'jurisdictions'",
+        examples=["US"],
+    )
+
+    @model_validator(mode="after")
+    def _pue_or_cooling(self) -> Site:
+        if self.pue is None and self.cooling is None:
+            raise ValueError(f"give 'pue' or 'cooling' (one of {', '.join(COOLING_PUE)})")
+        if self.pue is not None and self.cooling is not None:
+            raise ValueError("give 'pue' or 'cooling', not both")
+        if self.grid is None and self.grid_import_limit is not None:
+            raise ValueError("'grid_import_limit' needs a 'grid' to import from")
+        return self
+
+    @property
+    def effective_pue(self) -> float:
+        return self.pue if self.pue is not None else COOLING_PUE[self.cooling]

@@ -1,0 +1,215 @@
+"""Work to place: training jobs and inference services."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+import pandas as pd
+from pydantic import Field, model_validator
+
+from geomodel.scenario.schema.fields import Count, Fraction, Name, Section, Timestamp
+from geomodel.scenario.schema.time import TimeSpec
+from geomodel.scenario.units import Quantity
+
+
+class Window(Section):
+    """When a job may run (clipped to the horizon)."""
+
+    start: Timestamp | None = Field(
+        default=None,
+        description="earliest start (default: start of the horizon)",
+        examples=["2025-07-01T12:00:00-05:00"],
+    )
+    end: Timestamp | None = Field(
+        default=None,
+        description="deadline, exclusive (default: end of the horizon)",
+        examples=["2025-07-02T12:00:00-05:00"],
+    )
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Window:
+        if self.start and self.end and self.start >= self.end:
+            raise ValueError(f"window start {self.start} must be before end {self.end}")
+        return self
+
+
+Precision = Literal["bf16", "fp8"]
+
+
+class TrainingJob(Section):
+    """A training run measured in FLOP, with its parallel layout and constraints."""
+
+    compute: Quantity("EFLOP", gt=0) | None = Field(
+        default=None,
+        description="total training compute (1 EFLOP = 1e18 FLOP); or give params and tokens",
+        examples=["2e24 FLOP"],
+    )
+    params: float | None = Field(
+        default=None,
+        gt=0,
+        description="model parameters N (compute = 6·N·D)",
+        examples=[70e9],
+        json_schema_extra={"unit": "parameters"},
+    )
+    tokens: float | None = Field(
+        default=None,
+        gt=0,
+        description="training tokens D (compute = 6·N·D)",
+        examples=[15e12],
+        json_schema_extra={"unit": "tokens"},
+    )
+    tp: Count = Field(
+        default=1,
+        ge=1,
+        description="tensor-parallel degree",
+        examples=[8],
+        json_schema_extra={"unit": "chips"},
+    )
+    ep: Count = Field(
+        default=1,
+        ge=1,
+        description="expert-parallel degree",
+        examples=[8],
+        json_schema_extra={"unit": "chips"},
+    )
+    pp: Count = Field(
+        default=1,
+        ge=1,
+        description="pipeline-parallel degree",
+        examples=[4],
+        json_schema_extra={"unit": "stages"},
+    )
+    max_chips: Count | None = Field(
+        default=None,
+        gt=0,
+        description="most chips at any time (default: all installed)",
+        examples=[40000],
+        json_schema_extra={"unit": "chips"},
+    )
+    mfu: Fraction = Field(default=0.4, description="model FLOPs utilisation", examples=[0.45])
+    precision: Precision = Field(
+        default="bf16", description="number format of the peak FLOPS used", examples=["fp8"]
+    )
+    window: Window | None = Field(
+        default=None,
+        description="when the job may run (default: the whole horizon)",
+        examples=[{"end": "2025-07-02T12:00:00-05:00"}],
+    )
+    sites: list[Name] | None = Field(
+        default=None, description="allowed sites (default: all)", examples=[["abilene", "ashburn"]]
+    )
+    jurisdictions: list[str] | None = Field(
+        default=None,
+        description="allowed site jurisdictions, for data residency (default: all)",
+        examples=[["US"]],
+    )
+    gradient_size: Quantity("GB", gt=0) | None = Field(
+        default=None,
+        description="gradient bytes per data-parallel sync (default: 2 B/param)",
+        examples=["140 GB"],
+    )
+    sync_interval: Quantity("s", gt=0) = Field(
+        default=10.0, description="time between gradient synchronisations", examples=["8 s"]
+    )
+    checkpoint_size: Quantity("GB", gt=0) | None = Field(
+        default=None, description="checkpoint size (default: 14 B/param)", examples=["980 GB"]
+    )
+    checkpoint_bandwidth: Quantity("GB/s", gt=0) = Field(
+        default=100.0, description="checkpoint write bandwidth", examples=["200 GB/s"]
+    )
+    restart: Quantity("min", ge=0) = Field(
+        default=10.0, description="time to restart after a failure", examples=["15 min"]
+    )
+    pipeline_latency_budget: Quantity("ms", gt=0) | None = Field(
+        default=None,
+        description="most one-way link latency a pipeline stage may cross "
+        "(none: stages stay in one site)",
+        examples=["1 ms"],
+    )
+
+    @model_validator(mode="after")
+    def _work(self) -> TrainingJob:
+        if self.tokens is not None and self.params is None:
+            raise ValueError("'tokens' needs 'params' (compute = 6 x params x tokens)")
+        has_nd = self.params is not None and self.tokens is not None
+        if self.compute is None and not has_nd:
+            raise ValueError("give 'compute' or both 'params' and 'tokens'")
+        if self.compute is not None and has_nd:
+            raise ValueError("give 'compute' or 'params' and 'tokens', not both")
+        if self.gradient_size is None and self.params is None:
+            raise ValueError("give 'gradient_size' (GB) or 'params' to derive it")
+        return self
+
+    @property
+    def compute_eflop(self) -> float:
+        """Total work: as given, or 6 x params x tokens (Kaplan et al. 2020)."""
+        if self.compute is not None:
+            return self.compute
+        return 6.0 * self.params * self.tokens / 1e18
+
+    @property
+    def group_chips(self) -> int:
+        """Chips in one TP x EP group, which must sit inside a scale-up domain."""
+        return self.tp * self.ep
+
+    @property
+    def gradient_gb(self) -> float:
+        """Gradient bytes per sync: as given, or 2 bytes (BF16) per parameter."""
+        return self.gradient_size if self.gradient_size is not None else 2.0 * self.params / 1e9
+
+    @property
+    def checkpoint_gb(self) -> float:
+        """Checkpoint size: as given, or 14 bytes per parameter (see docs/scenarios.md)."""
+        if self.checkpoint_size is not None:
+            return self.checkpoint_size
+        return 14.0 * self.params / 1e9 if self.params else 0.0
+
+
+class InferenceService(Section):
+    """A model served to users: compute per token, SLA and achieved efficiency."""
+
+    flop_per_token: Quantity("FLOP", gt=0) | None = Field(
+        default=None,
+        description="compute per generated token (give this or 'active_params')",
+        examples=["74e9 FLOP"],
+    )
+    active_params: float | None = Field(
+        default=None,
+        gt=0,
+        description="active parameters per token; compute = 2 x active_params FLOP per token",
+        examples=[37e9],
+        json_schema_extra={"unit": "parameters"},
+    )
+    sla: Quantity("ms", gt=0) = Field(
+        description="round-trip network latency limit from a user region", examples=["25 ms"]
+    )
+    efficiency: Fraction = Field(
+        default=0.3, description="achieved fraction of peak FLOPS while serving", examples=[0.25]
+    )
+    precision: Precision = Field(
+        default="fp8", description="number format of the peak FLOPS used", examples=["bf16"]
+    )
+    systems: list[Name] | None = Field(
+        default=None, description="allowed hardware systems (default: all)", examples=[["gb200_nvl72"]]
+    )
+
+    @model_validator(mode="after")
+    def _compute(self) -> InferenceService:
+        if (self.flop_per_token is None) == (self.active_params is None):
+            raise ValueError("give exactly one of 'flop_per_token' or 'active_params'")
+        return self
+
+    @property
+    def flop_per_token_value(self) -> float:
+        return self.flop_per_token if self.flop_per_token else 2.0 * self.active_params
+
+
+def window_bounds(job: TrainingJob, time: TimeSpec) -> tuple[datetime, datetime]:
+    """The job's window clipped to the horizon."""
+    start = time.start
+    end = time.start + pd.Timedelta(hours=time.horizon_hours)
+    if job.window is not None:
+        start = max(start, job.window.start or start)
+        end = min(end, job.window.end or end)
+    return start, end
