@@ -1,5 +1,6 @@
-"""Catalogue of hardware systems, link technologies and power sources."""
+"""Catalogue of hardware systems, link technologies, power sources and build costs."""
 
+from geomodel.catalog.costs import GENERIC_ASSETS, BuildCost
 from geomodel.catalog.entries import (
     PROFILE_COLUMNS,
     CatalogEntry,
@@ -11,7 +12,9 @@ from geomodel.catalog.registry import CATALOG_KINDS, Catalog, build_catalog
 
 __all__ = [
     "CATALOG_KINDS",
+    "GENERIC_ASSETS",
     "PROFILE_COLUMNS",
+    "BuildCost",
     "Catalog",
     "CatalogEntry",
     "HardwareSystem",

@@ -16,6 +16,14 @@ import xarray as xr
 
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.dataset import variable
+from geomodel.inputs.planning import (
+    build_plan,
+    planning_attributes,
+    planning_variables,
+    with_planned_links,
+    with_planned_sources,
+    with_planned_systems,
+)
 from geomodel.inputs.power import site_power
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
@@ -31,13 +39,16 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     """The inputs Dataset of a loaded scenario."""
     catalog = catalog if catalog is not None else build_catalog()
     hours = scenario.time.hourly_index()
+    plan = build_plan(scenario, catalog)  # None unless the scenario may build something
     sites = list(scenario.sites)
-    systems = sorted({s for site in scenario.sites.values() for s in site.systems})
+    systems = with_planned_systems(
+        sorted({s for site in scenario.sites.values() for s in site.systems}), plan
+    )
     regions = list(scenario.regions)
     services = list(scenario.inference)
     jobs = list(scenario.training)
-    links = scenario_links(scenario, catalog)
-    power = site_power(scenario, catalog, hours)
+    links = with_planned_links(scenario_links(scenario, catalog), plan)
+    power = site_power(with_planned_sources(scenario, plan), catalog, hours)
     steps = _time_steps(scenario, power, services, regions, jobs, hours)
     series = steps.series
 
@@ -102,6 +113,9 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     data.update(_services(scenario, services, systems, catalog))
     data.update(_jobs(scenario, jobs, sites, systems, catalog))
     data.update(_links(links))
+    data.update(
+        planning_variables(plan, scenario, systems, power.sources, links, power.grid_import_limit_mw)
+    )
     coords = {
         "time": (
             "time",
@@ -144,6 +158,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         )
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
+    dataset.attrs.update(planning_attributes(plan, scenario, steps.weight * steps.dt_hours))
     aggregated = steps.typical_day_of is not None
     # as built: a 4-day horizon asked for 9 typical days has 4
     dataset.attrs["typical_days"] = int(steps.typical_day_of.max()) + 1 if aggregated else 0
@@ -283,8 +298,8 @@ def _services(scenario, services, systems, catalog) -> dict[str, xr.Variable]:
 def _jobs(scenario, jobs, sites, systems, catalog) -> dict[str, xr.Variable]:
     specs = [scenario.training[name] for name in jobs]
     hardware = [catalog.hardware_system(s) for s in systems]
-    total_chips = sum(
-        site.systems.get(s, 0) * h.chips_per_system
+    total_chips = sum(  # every chip there could be: installed, or the build maximum
+        site.most_systems.get(s, 0) * h.chips_per_system
         for site in scenario.sites.values()
         for s, h in zip(systems, hardware, strict=True)
     )

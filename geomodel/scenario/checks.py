@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from geomodel.catalog import Catalog
 from geomodel.errors import closest_names
+from geomodel.scenario.build_checks import check_build_options
 from geomodel.scenario.files import Document
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
@@ -70,7 +71,8 @@ def _sites(c: Checker) -> None:
             c.known(("sites", name, "grid"), site.grid, grids, "grid power source")
         for source in site.power_sources:
             c.known(("sites", name, "power_sources", source), source, generators, "power source")
-        if site.grid is None and not site.power_sources:
+        buildable = site.build is not None and site.build.power_sources
+        if site.grid is None and not site.power_sources and not buildable:
             c.add(("sites", name), "the site has no power: give 'grid' or 'power_sources'")
 
 
@@ -127,7 +129,7 @@ def _training(c: Checker) -> None:
         domains = {
             system: c.catalog.hardware[system].scale_up_domain_chips
             for site in allowed
-            for system, count in sites[site].systems.items()
+            for system, count in sites[site].most_systems.items()
             if count > 0 and system in c.catalog.hardware
         }
         if domains and max(domains.values()) < job.group_chips:
@@ -191,7 +193,7 @@ def _sla(c: Checker) -> None:
             candidates = {
                 site_name: latency_ms[row, column]
                 for column, site_name in enumerate(site_names)
-                if _serves(c.scenario.sites[site_name].systems, service.systems)
+                if _serves(c.scenario.sites[site_name].most_systems, service.systems)
             }
             if not candidates:
                 if service_name not in unservable:
@@ -249,7 +251,7 @@ def _serving_pflops(c: Checker, service: InferenceService) -> float:
     """Peak PFLOPS of every usable chip the service may run on, at its precision."""
     total = 0.0
     for site in c.scenario.sites.values():
-        for system, count in site.systems.items():
+        for system, count in site.most_systems.items():
             spec = c.catalog.hardware.get(system)
             if spec is None or (service.systems is not None and system not in service.systems):
                 continue
@@ -275,5 +277,6 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     _inference,
     _sla,
     _capacity,
+    check_build_options,
     _plugins,
 )

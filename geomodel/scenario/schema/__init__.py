@@ -24,6 +24,17 @@ from geomodel.scenario.schema.options import (
     Objective,
     SolverOptions,
 )
+from geomodel.scenario.schema.planning import (
+    CORE_ASSET_CLASSES,
+    BatteryBuild,
+    CapacityBuild,
+    EnergyBuild,
+    Finance,
+    LinkCandidate,
+    SiteBuild,
+    SourceBuild,
+    SystemBuild,
+)
 from geomodel.scenario.schema.regions import ONE_DAY_SHAPE, Demand, Region
 from geomodel.scenario.schema.scenario import Scenario
 from geomodel.scenario.schema.sites import COOLING_PUE, PowerSupply, Site
@@ -38,16 +49,22 @@ from geomodel.scenario.schema.workloads import (
 
 __all__ = [
     "COOLING_PUE",
+    "CORE_ASSET_CLASSES",
     "NAME_PATTERN",
     "ONE_DAY_SHAPE",
     "Aggregation",
+    "BatteryBuild",
+    "CapacityBuild",
     "Count",
     "Demand",
+    "EnergyBuild",
+    "Finance",
     "Fraction",
     "InferenceService",
     "IntegerOptions",
     "LatencyModel",
     "Latitude",
+    "LinkCandidate",
     "LinkMesh",
     "LinkRoute",
     "Links",
@@ -61,7 +78,10 @@ __all__ = [
     "Scenario",
     "Section",
     "Site",
+    "SiteBuild",
     "SolverOptions",
+    "SourceBuild",
+    "SystemBuild",
     "TimeSpec",
     "Timestamp",
     "TrainingJob",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 
 from geomodel.scenario.schema.fields import Count, Name, Section
+from geomodel.scenario.schema.planning import LinkCandidate
 from geomodel.scenario.units import Quantity
 
 
@@ -81,4 +82,10 @@ class Links(Section):
         default_factory=list,
         description="explicit routes (win over the mesh for their pair)",
         examples=[[{"sites": ["abilene", "ashburn"], "technology": "hcf_800zr"}]],
+    )
+    candidates: list[LinkCandidate] = Field(
+        default_factory=list,
+        description="routes on which fibre pairs may be lit (planning mode); a candidate on a "
+        "linked pair adds pairs to that link",
+        examples=[[{"sites": ["abilene", "quincy"], "technology": "smf_800zr", "max_pairs": 4}]],
     )

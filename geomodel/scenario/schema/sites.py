@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from geomodel.scenario.schema.fields import Fraction, Located, Name, Section
+from geomodel.scenario.schema.planning import SiteBuild
 from geomodel.scenario.units import Quantity
 
 #: Default PUE per cooling class (facts sheet section 4.5, mid-points of the estimate ranges).
@@ -63,8 +64,9 @@ class Site(Located):
         description="most the grid connection delivers (default: the power envelope)",
         examples=["150 MW"],
     )
-    power_envelope: Quantity("MW", gt=0) = Field(
-        description="facility power limit (IT x PUE + DCI)", examples=["200 MW"]
+    power_envelope: Quantity("MW", ge=0) = Field(
+        description="facility power limit (IT x PUE + DCI); 0 only with build.power_envelope",
+        examples=["200 MW"],
     )
     pue: float | None = Field(
         default=None,
@@ -100,6 +102,11 @@ class Site(Located):
         description="country or data-residency zone, matched by training jobs' 'jurisdictions'",
         examples=["US"],
     )
+    build: SiteBuild | None = Field(
+        default=None,
+        description="what may be built here, at what cost (planning mode, docs/planning.md)",
+        examples=[{"systems": {"gb200_nvl72": {"max": 1000}}, "power_envelope": {"max": "300 MW"}}],
+    )
 
     @model_validator(mode="after")
     def _pue_or_cooling(self) -> Site:
@@ -110,6 +117,12 @@ class Site(Located):
         if self.grid is None and self.grid_import_limit is not None:
             raise ValueError("'grid_import_limit' needs a 'grid' to import from")
         return self
+
+    @property
+    def most_systems(self) -> dict[str, int]:
+        """Systems the site may hold: installed, or the build maximum where some may be added."""
+        added = self.build.systems if self.build is not None else {}
+        return {**self.systems, **{name: option.max for name, option in added.items()}}
 
     @property
     def effective_pue(self) -> float:
