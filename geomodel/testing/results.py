@@ -45,7 +45,7 @@ CHECKS: dict[str, str] = {
     "profile-timezone": "the same instants asked in another time zone give the same values",
     "cost-applies-to": "a build cost prices loaded entries (or generic assets) its unit can price",
     "cost-applies-once": "no other build cost prices the same asset in the same unit",
-    "cost-magnitude": "a build cost's capex is plausible for its unit; the message says which unit it looks like",
+    "cost-magnitude": "a build cost's capex is plausible for its unit, else the unit it looks like",
     "minimal-scenario": "the built-ins the minimal scenario needs are loaded",
     "validate-scenario": "validate_scenario returns a list of strings, empty when all is well",
     "model-extension": "extend_model runs on the minimal scenario",
