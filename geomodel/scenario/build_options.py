@@ -185,9 +185,13 @@ class _Resolver:
         asset_class: str,
         capex_factor: float = 1.0,
         capex_field: str = "capex",
+        room: float = 1.0,
     ) -> UnitCost:
         """Cost of one unit at option ``path``; ``capex_factor`` converts the entry's unit
-        (MW_IT -> MW); ``capex_field`` is the option's field a user would give."""
+        (MW_IT -> MW); ``capex_field`` is the option's field a user would give. An option
+        with no ``room`` to build (its maximum is what is installed) needs no cost."""
+        if room <= 0:
+            return UnitCost()
         if capex is None and entry is not None and entry.capex_usd_per_unit is not None:
             capex = entry.capex_usd_per_unit * capex_factor
         if fixed_om is None:
@@ -197,6 +201,8 @@ class _Resolver:
                 (path, f"no capex known for {what} in the cost catalogue: give {capex_field}")
             )
             return UnitCost()
+        if capex == 0:  # nothing to spread over a lifetime
+            return UnitCost(0.0, 0.0, fixed_om)
         years = self.lifetime(path, entry.asset_class if entry is not None else asset_class, entry)
         if years is None:
             return UnitCost()
@@ -238,10 +244,17 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
         path = (*base, "systems", system)
         entry = r.entry(path, system, SYSTEM_UNITS, option.cost)
         capex = option.capex if option.capex is not None else spec.capex_usd_per_system
-        cost = r.unit_cost(path, f"system {system!r}", entry, capex, option.fixed_om, "systems")
-        r.plan.systems[name, system] = Option(
-            float(site.systems.get(system, 0)), float(option.max), cost
+        installed = float(site.systems.get(system, 0))
+        cost = r.unit_cost(
+            path,
+            f"system {system!r}",
+            entry,
+            capex,
+            option.fixed_om,
+            "systems",
+            room=option.max - installed,
         )
+        r.plan.systems[name, system] = Option(installed, float(option.max), cost)
     if build.power_envelope is not None:
         option = build.power_envelope
         path = (*base, "power_envelope")
@@ -249,7 +262,14 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
         per_it_mw = entry is not None and entry.unit == "MW_IT"
         factor = 1.0 / site.effective_pue if per_it_mw else 1.0
         cost = r.unit_cost(
-            path, "facility power", entry, option.capex, option.fixed_om, "facility", capex_factor=factor
+            path,
+            "facility power",
+            entry,
+            option.capex,
+            option.fixed_om,
+            "facility",
+            capex_factor=factor,
+            room=option.max - site.power_envelope,
         )
         r.plan.envelopes[name] = Option(site.power_envelope, option.max, cost)
     for source, option in build.power_sources.items():
@@ -258,14 +278,20 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
             continue
         path = (*base, "power_sources", source)
         entry = r.entry(path, source, POWER_UNITS, option.cost)
-        cost = r.unit_cost(
-            path, f"power source {source!r}", entry, option.capex, option.fixed_om, spec.kind
-        )
         supply = site.power_sources.get(source)
+        installed = supply.capacity if supply is not None else 0.0
+        cost = r.unit_cost(
+            path,
+            f"power source {source!r}",
+            entry,
+            option.capex,
+            option.fixed_om,
+            spec.kind,
+            room=option.max - installed,
+        )
         price = option.price
         if price is None and supply is None and entry is not None:
             price = entry.variable_cost_usd_per_mwh
-        installed = supply.capacity if supply is not None else 0.0
         r.plan.sources[name, source] = SourceOption(installed, option.max, cost, price)
     if build.battery is not None:
         battery = build.battery
@@ -279,6 +305,7 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
             battery.power.capex,
             battery.power.fixed_om,
             "battery",
+            room=battery.power.max,
         )
         energy_cost = r.unit_cost(
             energy_path,
@@ -287,6 +314,7 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
             battery.energy.capex,
             battery.energy.fixed_om,
             "battery",
+            room=battery.energy.max,
         )
         r.plan.batteries[name] = BatteryOption(
             Option(0.0, battery.power.max, power_cost),
@@ -342,7 +370,8 @@ def _link_options(r: _Resolver) -> None:
                 Location(lat=sites[b].lat, lon=sites[b].lon),
             )
             length, installed = distance * (candidate.route_factor or technology.route_factor), 0.0
-        cost = _pair_cost(r, path, candidate, technology, length)
+        room = candidate.max_pairs - installed
+        cost = _pair_cost(r, path, candidate, technology, length) if room > 0 else UnitCost()
         r.plan.links[frozenset((a, b))] = LinkOption(
             installed, float(candidate.max_pairs), cost, a, b, technology, length
         )
