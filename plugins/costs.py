@@ -34,6 +34,7 @@ SOURCE_COLUMNS = {
     "src_capex": "capex_usd_per_unit",
     "src_fixed_om": "fixed_om_usd_per_unit_year",
     "src_lifetime_years": "lifetime_years",
+    "src_variable_cost_usd_per_mwh": "variable_cost_usd_per_mwh",
 }
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 import xarray as xr
 
@@ -142,9 +141,10 @@ def test_solar_and_battery_are_priced_per_mw_and_mwh(inputs):
     assert at(inputs, "battery_capex_usd_per_mw", site="dal") == 457_000
     assert at(inputs, "battery_annuity_usd_per_mwh_year", site="dal") == pytest.approx(344_000 * CRF_15)
     assert at(inputs, "battery_fixed_om_usd_per_mwh_year", site="dal") == pytest.approx(8_300)
-    # built solar's energy price: the table gives no variable cost, so the catalogue's
-    source = list(inputs["source"].values).index("solar_pv")
-    assert np.isfinite(inputs["source_price_usd_per_mwh"].values[0, source]).all()
+    # built solar's energy price is the table's variable cost, 0 (ATB: fixed O&M only),
+    # not the catalogue's contract price of solar_pv (an LCOE that already pays the capex)
+    price = inputs["source_price_usd_per_mwh"].sel(site="dal", source="solar_pv").values
+    assert (price == 0.0).all()
 
 
 def test_a_fibre_pair_adds_its_fibre_optics_amplifiers_and_terminals(inputs):
