@@ -20,10 +20,11 @@ import xarray as xr
 from geomodel.inputs.build import build_inputs
 from geomodel.scenario import load_scenario
 
-CRF_5 = 0.05 * 1.05**5 / (1.05**5 - 1)
-CRF_15 = 0.05 * 1.05**15 / (1.05**15 - 1)
-CRF_20 = 0.05 * 1.05**20 / (1.05**20 - 1)
-CRF_30 = 0.05 * 1.05**30 / (1.05**30 - 1)
+
+def crf(years: int, rate: float = 0.05) -> float:
+    """r (1 + r)^n / ((1 + r)^n - 1), written out."""
+    return rate * (1 + rate) ** years / ((1 + rate) ** years - 1)
+
 
 SCENARIO = """\
 name: planning-inputs
@@ -106,7 +107,7 @@ def test_the_grid_follows_a_buildable_envelope_unless_the_scenario_limits_it(inp
 def test_systems_are_priced_by_the_hardware_catalogue_and_the_systems_row(inputs):
     """GB200 NVL72: 3,000,000 USD per rack (hardware.csv), fixed O&M 0 and 5 years (ai_systems):
     a yearly annuity of 3,000,000 x 0.2309748 = 692,924 USD."""
-    assert CRF_5 == pytest.approx(0.2309748, rel=1e-6)
+    assert crf(5) == pytest.approx(0.2309748, rel=1e-6)
     assert at(inputs, "system_capex_usd", site="dal", system="gb200_nvl72") == 3_000_000
     assert at(inputs, "system_annuity_usd_per_year", site="dal", system="gb200_nvl72") == pytest.approx(
         692_924, abs=1
@@ -123,9 +124,9 @@ def test_facility_power_costs_the_per_it_mw_figure_divided_by_the_pue(inputs):
     = 823,542 USD a year. chi names datacentre_facility_ai (12,694,500 per MW IT), PUE 1.3."""
     assert at(inputs, "envelope_capex_usd_per_mw", site="dal") == pytest.approx(11.7e6 / 1.14)
     assert at(inputs, "envelope_annuity_usd_per_mw_year", site="dal") == pytest.approx(
-        11.7e6 / 1.14 * CRF_20, rel=1e-9
+        11.7e6 / 1.14 * crf(20), rel=1e-9
     )
-    assert 11.7e6 / 1.14 * CRF_20 == pytest.approx(823_542, abs=1)
+    assert 11.7e6 / 1.14 * crf(20) == pytest.approx(823_542, abs=1)
     assert at(inputs, "envelope_fixed_om_usd_per_mw_year", site="dal") == pytest.approx(292_500 / 1.14)
     assert at(inputs, "envelope_capex_usd_per_mw", site="chi") == pytest.approx(12_694_500 / 1.3)
 
@@ -139,7 +140,7 @@ def test_solar_and_battery_are_priced_per_mw_and_mwh(inputs):
     )
     assert at(inputs, "source_fixed_om_usd_per_mw_year", site="dal", source="solar_pv") == 22_500
     assert at(inputs, "battery_capex_usd_per_mw", site="dal") == 457_000
-    assert at(inputs, "battery_annuity_usd_per_mwh_year", site="dal") == pytest.approx(344_000 * CRF_15)
+    assert at(inputs, "battery_annuity_usd_per_mwh_year", site="dal") == pytest.approx(344_000 * crf(15))
     assert at(inputs, "battery_fixed_om_usd_per_mwh_year", site="dal") == pytest.approx(8_300)
     # built solar's energy price is the table's variable cost, 0 (ATB: fixed O&M only),
     # not the catalogue's contract price of solar_pv (an LCOE that already pays the capex)
@@ -157,7 +158,7 @@ def test_a_fibre_pair_adds_its_fibre_optics_amplifiers_and_terminals(inputs):
     0.2309748 = 23,511 + 14,451 + 106,433 = 144,396 annuity and 2,950 + 3,000 + 750 =
     6,700 fixed O&M: 151,096 USD a year (docs/costs.md works the same example)."""
     assert at(inputs, "link_pair_capex_usd", link="dal--chi") == pytest.approx(903_800)
-    annuity = 293_000 * CRF_20 + 150_000 * CRF_15 + 460_800 * CRF_5
+    annuity = 293_000 * crf(20) + 150_000 * crf(15) + 460_800 * crf(5)
     assert annuity == pytest.approx(144_396, abs=1)
     assert at(inputs, "link_pair_annuity_usd_per_year", link="dal--chi") == pytest.approx(
         annuity, rel=1e-9
