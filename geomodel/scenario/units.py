@@ -35,7 +35,7 @@ _DIMENSION_NAMES = {
     "[information] / [time]": "a data rate",
     "dimensionless": "a plain number",
     "[currency] * [time] ** 3 / [mass] / [length] ** 2": "a cost per unit of power",
-    "[currency] * [time] ** 2 / [mass] / [length] ** 2": "a cost per unit of energy (or of power a year)",
+    "[currency] * [time] ** 2 / [mass] / [length] ** 2": "a cost per energy (or per power a year)",
     "[currency] / [time]": "a cost a year",
     "[currency] / [length]": "a cost per length",
 }
