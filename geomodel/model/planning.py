@@ -103,12 +103,12 @@ def define_build_variables(m, sets: ModelSets, inputs: xr.Dataset, integer: Inte
 
 
 def define_build_limits(m, sets: ModelSets, inputs: xr.Dataset) -> None:
-    """Limits of built capacity that variable bounds cannot state.
+    """Limits of built capacity that variable bounds cannot state (docs/model.md, Planning).
 
-    ``generator_capacity[s,k,t]``: gen <= (installed + built) x capacity factor;
-    ``grid_follows_envelope[s,t]``: grid <= installed + built envelope (no grid limit given);
-    ``systems_on_built[s,h,t]``: switched-on systems <= installed + built;
-    ``opening[s,option]``: nothing is built at a new site that is not opened.
+    (P1) ``generator_capacity[s,k,t]``: gen <= (installed + built) x capacity factor;
+    (P2) ``grid_follows_envelope[s,t]``: grid <= installed + built envelope (no limit given);
+    (P3) ``systems_on_built[s,h,t]``: switched-on systems <= installed + built;
+    (P5) ``opening[row]``: nothing is built at a new site that is not opened.
     """
     if not planning(inputs):
         return

@@ -27,6 +27,7 @@ def test_geomodel_and_pypsa_agree_on_the_energy_half_of_a_plan():
     # the check is not vacuous: something is built, and both build the same amount of it
     built = sum(sum(site.values()) for site in ours["build"].values())
     assert built > 1.0
+    assert sum(site["battery_mwh"] for site in ours["build"].values()) > 0.1  # storage is compared too
     for site, amounts in ours["build"].items():
         for asset, amount in amounts.items():
             assert theirs["build"][site][asset] == pytest.approx(amount, rel=1e-4, abs=1e-3), (
