@@ -1,8 +1,8 @@
 """Build the measured year shipped in plugins/data from ``shared/facts/hourly/2023``.
 
 Writes ``hourly_2023.npz`` and ``hourly_2023_zones.csv``; run by hand when the measured
-year changes (the package ships the output, not this
-script): ``python bench/make_hourly_2023.py /path/to/shared/facts/hourly/2023``.
+year changes (the package ships the output, not this script):
+``python bench/make_hourly_2023.py /path/to/shared/facts/hourly/2023``.
 
 Values are stored as float32 (seven significant digits, well below the sources' own
 precision) and the ``estimated`` flags as int8, one array of shape (zone, hour) per
