@@ -36,6 +36,17 @@ class Affine:
         return linear([c for c, _ in self.terms], [v for _, v in self.terms], self.constant)
 
 
+def at_most(coefs: list[float], variables: list, limit: Affine, factor: float = 1.0):
+    """``sum of coefs x variables <= factor x limit``, the limit's built terms moved left.
+
+    Without built terms this is the row operational mode writes, ``... <= factor x installed``.
+    """
+    if limit.terms:
+        coefs = [*coefs, *(-factor * c for c, _ in limit.terms)]
+        variables = [*variables, *(v for _, v in limit.terms)]
+    return linear(coefs, variables) <= float(limit.constant * factor)
+
+
 def planning(inputs: xr.Dataset) -> bool:
     """True when the inputs hold build options (docs/planning.md)."""
     return bool(inputs.attrs.get("planning", 0))
@@ -100,6 +111,7 @@ class Capacity:
         self.grid_limit = inputs["grid_import_limit_mw"].values
         self.dci_mw = dci_power_mw(inputs, sites)
         self.planning = planning(inputs)
+        self._cache: dict[tuple, Affine] = {}  # constraints ask for one capacity at every step
         if self.planning:
             self.pair_gbit_s = inputs["link_capacity_gbit_s_per_pair"].values
             self.pair_mw = inputs["link_power_mw_per_pair"].values
@@ -119,8 +131,12 @@ class Capacity:
         return component[index]
 
     def _affine(self, constant: float, coef: float, name: str, index) -> Affine:
-        var = self._built(name, index)
-        return Affine(float(constant)) if var is None else Affine(float(constant), ((coef, var),))
+        key = (name, index)
+        if key not in self._cache:
+            var = self._built(name, index)
+            terms = () if var is None else ((coef, var),)
+            self._cache[key] = Affine(float(constant), terms)
+        return self._cache[key]
 
     def chips(self, s: int, h: int) -> Affine:
         """Chips of system h at site s: installed plus built systems x chips per system."""
@@ -147,15 +163,15 @@ class Capacity:
 
     def dci_power_mw(self, s: int) -> Affine:
         """DCI power drawn at site s, MW: half of each lit pair's power on links ending there."""
-        constant = float(self.dci_mw[s])
-        if not self.planning:
-            return Affine(constant)
-        terms = []
-        for link, ends in enumerate(self.link_ends):
-            var = self._built("build_fibre_pairs", link)
-            if var is not None and s in ends:
-                terms.append((self.pair_mw[link] / 2.0, var))
-        return Affine(constant, tuple(terms))
+        key = ("dci", s)
+        if key not in self._cache:
+            terms = []
+            for link, ends in enumerate(self.link_ends if self.planning else ()):
+                var = self._built("build_fibre_pairs", link)
+                if var is not None and s in ends:
+                    terms.append((self.pair_mw[link] / 2.0, var))
+            self._cache[key] = Affine(float(self.dci_mw[s]), tuple(terms))
+        return self._cache[key]
 
     def grid_limit_mw(self, s: int) -> Affine:
         """Most grid import at site s, MW: the envelope's where the grid follows it."""

@@ -17,7 +17,7 @@ import xarray as xr
 
 from geomodel.inputs.planning import HOURS_PER_YEAR
 from geomodel.model.basics import USD_PER_KUSD, IntegerChoices, linear
-from geomodel.model.capacity import Capacity, planning
+from geomodel.model.capacity import Capacity, at_most, planning
 from geomodel.model.sets import ModelSets, tuples
 
 #: build variable -> (inputs variable of its most, of its annuity, of its fixed O&M, doc)
@@ -117,15 +117,15 @@ def define_build_limits(m, sets: ModelSets, inputs: xr.Dataset) -> None:
     generator = [(s, k, t) for s, k, t in sets.gen if capacity.generator_mw(s, k).terms]
     m.generator_capacity = pyo.Constraint(
         generator,
-        rule=lambda _, s, k, t: _within(
-            m.gen[s, k, t], capacity.generator_mw(s, k), float(factor[s, k, t])
+        rule=lambda _, s, k, t: at_most(
+            [1.0], [m.gen[s, k, t]], capacity.generator_mw(s, k), factor[s, k, t]
         ),
         doc="generation within installed plus built capacity x capacity factor, MW",
     )
     grid = [(s, t) for s, t in sets.grid if capacity.grid_limit_mw(s).terms]
     m.grid_follows_envelope = pyo.Constraint(
         grid,
-        rule=lambda _, s, t: _within(m.grid[s, t], capacity.grid_limit_mw(s), 1.0),
+        rule=lambda _, s, t: at_most([1.0], [m.grid[s, t]], capacity.grid_limit_mw(s)),
         doc="grid import within the envelope, installed plus built, MW",
     )
     if hasattr(m, "systems_on"):
@@ -133,18 +133,12 @@ def define_build_limits(m, sets: ModelSets, inputs: xr.Dataset) -> None:
         switched = [(s, h, t) for s, h, t in m.systems_on if capacity.built_systems(s, h) is not None]
         m.systems_on_built = pyo.Constraint(
             switched,
-            rule=lambda _, s, h, t: _within(
-                m.systems_on[s, h, t], capacity.chips(s, h), 1.0 / float(per_system[h])
+            rule=lambda _, s, h, t: at_most(
+                [1.0], [m.systems_on[s, h, t]], capacity.chips(s, h), 1.0 / float(per_system[h])
             ),
             doc="systems switched on within installed plus built systems",
         )
     _define_opening(m, inputs)
-
-
-def _within(used, limit, factor: float):
-    """``used <= factor x limit`` with the built terms moved to the left-hand side."""
-    coefs = [1.0] + [-factor * c for c, _ in limit.terms]
-    return linear(coefs, [used] + [v for _, v in limit.terms]) <= factor * limit.constant
 
 
 def _define_opening(m, inputs: xr.Dataset) -> None:

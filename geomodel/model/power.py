@@ -9,7 +9,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.model.basics import IntegerChoices, linear
-from geomodel.model.capacity import most_chips
+from geomodel.model.capacity import at_most, most_chips
 from geomodel.model.sets import ModelSets
 
 
@@ -37,11 +37,12 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
     active = {key: [var for var, _ in chips] for key, chips in m.active_chips.items()}
     if integer.systems_on_off:
         on_index = sorted(active)
+        most = most_chips(inputs)  # installed, or the most there may be once built
         m.systems_on = pyo.Var(
             on_index,
             domain=pyo.NonNegativeIntegers,
             doc="systems switched on at s of h in t",
-            bounds=lambda _, s, h, t: (0, float(most_chips(inputs)[s, h] / chips_per_system[h])),
+            bounds=lambda _, s, h, t: (0, float(most[s, h] / chips_per_system[h])),
         )
         m.chip_capacity = pyo.Constraint(
             on_index,
@@ -57,12 +58,8 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
         return
     m.chip_capacity = pyo.Constraint(
         sorted(active),
-        rule=lambda _, s, h, t: (
-            linear(
-                [1.0] * len(active[s, h, t]) + [-c * availability[s] for c, _ in capacity(s, h).terms],
-                active[s, h, t] + [v for _, v in capacity(s, h).terms],
-            )
-            <= float(capacity(s, h).constant * availability[s])
+        rule=lambda _, s, h, t: at_most(
+            [1.0] * len(active[s, h, t]), active[s, h, t], capacity(s, h), availability[s]
         ),
         doc="working chips within installed chips x availability",
     )

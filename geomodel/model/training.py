@@ -9,7 +9,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, IntegerChoices, linear
-from geomodel.model.capacity import most_chips
+from geomodel.model.capacity import at_most, most_chips
 from geomodel.model.sets import ModelSets
 
 
@@ -94,13 +94,7 @@ def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: 
     capacity = m.capacity.link_gbit_s  # lit (+ built) capacity
     m.link_capacity = pyo.Constraint(
         list(by_link),
-        rule=lambda _, link, t: (
-            linear(
-                [1.0] * len(by_link[link, t]) + [-c for c, _ in capacity(link).terms],
-                by_link[link, t] + [v for _, v in capacity(link).terms],
-            )
-            <= capacity(link).constant
-        ),
+        rule=lambda _, link, t: at_most([1.0] * len(by_link[link, t]), by_link[link, t], capacity(link)),
         doc="DCI traffic within link capacity, Gb/s",
     )
     if integer.dp_replicas:

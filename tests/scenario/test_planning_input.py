@@ -220,3 +220,18 @@ def test_an_envelope_of_zero_needs_an_envelope_to_build(tmp_path, catalog):
         allowed="must be greater than 0 MW (0 only for a site whose build.power_envelope adds it)",
         value=0,
     )
+
+
+def test_the_summary_says_what_may_be_built_beyond_what_is_installed(tmp_path, catalog):
+    from geomodel.scenario.summary import summarize
+
+    found = summarize(load(tmp_path, PLANNED, catalog), catalog)["may_build"]
+    # 400 servers at most, 100 installed; 60 MW at most, 20 installed
+    assert found == {
+        "systems": {"hgx_h100_8": 300},
+        "power_envelope_mw": 40.0,
+        "power_sources_mw": {"solar_pv": 50.0},
+        "new_sites": 0,
+        "route_candidates": 1,
+    }
+    assert summarize(load(tmp_path, BASE, catalog), catalog)["may_build"] == {}
