@@ -27,7 +27,7 @@ import pandas as pd
 
 from geomodel.geo import Location, geodesic_km
 
-from .measured import aligned_series, zone_table, zones_with
+from .measured import aligned_series, zone_table
 
 #: Farthest a site may lie from the weather point it takes (great circle).
 REACH_KM = 150.0
@@ -51,11 +51,12 @@ class WeatherPoint:
 
 @cache
 def weather_points() -> dict[str, Location]:
-    """Zone -> where its weather was measured, for every zone with weather."""
-    table = zone_table()
+    """Zone -> where its weather was measured, for every zone with weather (from the zones
+    table alone: finding a site's point does not load the archive)."""
     return {
-        zone: Location(lat=float(table[zone]["weather_lat"]), lon=float(table[zone]["weather_lon"]))
-        for zone in zones_with("temperature_c")
+        zone: Location(lat=float(row["weather_lat"]), lon=float(row["weather_lon"]))
+        for zone, row in zone_table().items()
+        if row["weather_lat"]
     }
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,15 +18,8 @@ SMF_US_PER_KM = 1e6 * 1.4677 / 299_792.458  # 4.8957
 
 
 @pytest.fixture(scope="module")
-def fit_script():
-    spec = importlib.util.spec_from_file_location("latency_fit", ROOT / "bench" / "latency_fit.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.modules.pop(spec.name, None)
+def fit_script(bench_script):
+    return bench_script("latency_fit")
 
 
 @pytest.fixture(scope="module")
