@@ -25,7 +25,9 @@ from geomodel.inputs.planning import (
     with_planned_systems,
 )
 from geomodel.inputs.power import site_power
+from geomodel.inputs.pue import site_pue
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
+from geomodel.inputs.weather import site_weather_notes
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario, window_bounds
 from geomodel.tools.reliability import goodput_factor
@@ -49,7 +51,8 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     jobs = list(scenario.training)
     links = with_planned_links(scenario_links(scenario, catalog), plan)
     power = site_power(with_planned_sources(scenario, plan), catalog, hours)
-    steps = _time_steps(scenario, power, services, regions, jobs, hours)
+    pue = site_pue(scenario, hours)
+    steps = _time_steps(scenario, power, pue, services, regions, jobs, hours)
     series = steps.series
 
     data: dict[str, xr.Variable] = {}
@@ -61,6 +64,12 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     )
     data.update(_sites(scenario, systems, catalog))
     data.update(
+        pue=variable(
+            ("site", "time"),
+            series["pue"],
+            "1",
+            "power usage effectiveness (facility / IT power) at each step",
+        ),
         grid_price_usd_per_mwh=variable(
             ("site", "time"), series["grid_price"], "USD/MWh", "grid energy price at the site"
         ),
@@ -159,6 +168,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
     dataset.attrs.update(planning_attributes(plan, scenario, steps.weight * steps.dt_hours))
+    dataset.attrs["site_weather_json"] = json.dumps(site_weather_notes(scenario, catalog))
     aggregated = steps.typical_day_of is not None
     # as built: a 4-day horizon asked for 9 typical days has 4
     dataset.attrs["typical_days"] = int(steps.typical_day_of.max()) + 1 if aggregated else 0
@@ -166,7 +176,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     return dataset
 
 
-def _time_steps(scenario, power, services, regions, jobs, hours) -> TimeSteps:
+def _time_steps(scenario, power, pue, services, regions, jobs, hours) -> TimeSteps:
     """Hourly series on model steps: plain steps, or typical days when asked for."""
     demand = np.zeros((len(services), len(regions), len(hours)))
     for (region, service), series in scenario.origin.demand_series.items():
@@ -183,6 +193,7 @@ def _time_steps(scenario, power, services, regions, jobs, hours) -> TimeSteps:
         "capacity_factor": power.capacity_factor,
         "source_price": power.price_usd_per_mwh,
         "source_carbon": power.carbon_kg_per_mwh,
+        "pue": pue,
         "demand": demand,
     }
     aggregation = scenario.time.aggregation
@@ -224,7 +235,6 @@ def _sites(scenario: Scenario, systems: list[str], catalog: Catalog) -> dict[str
         "power_envelope_mw": variable(
             "site", [s.power_envelope for s in site_list], "MW", "facility power limit"
         ),
-        "pue": variable("site", [s.effective_pue for s in site_list], "1", "power usage effectiveness"),
         "availability": variable(
             "site",
             [s.availability for s in site_list],

@@ -210,6 +210,11 @@ class _Resolver:
         return UnitCost(capex, annuity, fixed_om)
 
 
+def design_pue(site: Site) -> float:
+    """The PUE a facility MW is built for: the constant PUE, or a weather curve's design PUE."""
+    return site.effective_pue if site.effective_pue is not None else site.pue.pue_design
+
+
 def first_applying(entries: Iterable[BuildCost], asset: str, units: tuple[str, ...]) -> BuildCost | None:
     """The first entry (by name) that applies to ``asset`` in one of ``units``."""
     found = sorted(
@@ -260,7 +265,7 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
         path = (*base, "power_envelope")
         entry = r.entry(path, "facility", FACILITY_UNITS, option.cost)
         per_it_mw = entry is not None and entry.unit == "MW_IT"
-        factor = 1.0 / site.effective_pue if per_it_mw else 1.0
+        factor = 1.0 / design_pue(site) if per_it_mw else 1.0
         cost = r.unit_cost(
             path,
             "facility power",
