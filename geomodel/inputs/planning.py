@@ -22,7 +22,6 @@ from geomodel.catalog import Catalog
 from geomodel.inputs.dataset import variable
 from geomodel.scenario.build_options import (
     BuildPlan,
-    Option,
     UnitCost,
     plans_anything,
     resolve_build_options,
@@ -154,43 +153,76 @@ def _grid(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(shape), costs
 
 
-def _systems(plan: BuildPlan, sites: list[str], systems: list[str]) -> dict[str, xr.Variable]:
-    most, costs = _grid((len(sites), len(systems)))
-    for (site, system), option in plan.systems.items():
-        position = (sites.index(site), systems.index(system))
+def _options(
+    options: dict,
+    labels: list[list[str]],
+    dims: tuple[str, ...],
+    names: tuple[str, str, str, str],
+    units: tuple[str, str],
+    what: tuple[str, str],
+) -> dict[str, xr.Variable]:
+    """The most that may be built of each option and what one unit costs.
+
+    ``options`` maps labels (one per dimension; a single label for one dimension) to an
+    :class:`Option`; ``names`` are the variables' names (most, capex, annuity, fixed O&M),
+    ``units`` (unit of the most, unit a cost is per), ``what`` (the most's description,
+    the priced unit's).
+    """
+    most, costs = _grid(tuple(len(axis) for axis in labels))
+    for key, option in options.items():
+        key = key if isinstance(key, tuple) else (key,)
+        position = tuple(axis.index(label) for axis, label in zip(labels, key, strict=True))
         most[position], costs[position] = option.buildable, option.cost
-    parts = _cost_variables(("site", "system"), costs, "system", "system built")
+    parts = _cost_variables(dims, costs, units[1], what[1])
+    most_name, capex_name, annuity_name, fixed_name = names
     return {
-        "build_max_systems": variable(
-            ("site", "system"), most, "systems", "most systems that may be built (max - installed)"
-        ),
-        "system_capex_usd": parts["capex"],
-        "system_annuity_usd_per_year": parts["annuity"],
-        "system_fixed_om_usd_per_year": parts["fixed_om"],
+        most_name: variable(dims, most, units[0], what[0]),
+        capex_name: parts["capex"],
+        annuity_name: parts["annuity"],
+        fixed_name: parts["fixed_om"],
     }
+
+
+def _systems(plan: BuildPlan, sites: list[str], systems: list[str]) -> dict[str, xr.Variable]:
+    return _options(
+        plan.systems,
+        [sites, systems],
+        ("site", "system"),
+        (
+            "build_max_systems",
+            "system_capex_usd",
+            "system_annuity_usd_per_year",
+            "system_fixed_om_usd_per_year",
+        ),
+        ("systems", "system"),
+        ("most systems that may be built (max - installed)", "system built"),
+    )
 
 
 def _envelopes(plan: BuildPlan, scenario: Scenario, grid_limit: np.ndarray) -> dict[str, xr.Variable]:
     sites = list(scenario.sites)
-    most, costs = _grid((len(sites),))
     follows = np.zeros(len(sites), dtype=bool)
     limit = np.array(grid_limit, dtype=float)
     for site_name, option in plan.envelopes.items():
-        s = sites.index(site_name)
-        most[s], costs[s] = option.buildable, option.cost
         site = scenario.sites[site_name]
         if site.grid is not None:
             given = site.grid_import_limit
-            follows[s] = given is None
-            limit[s] = option.most if given is None else min(given, option.most)
-    parts = _cost_variables("site", costs, "MW", "MW of facility power built")
+            follows[sites.index(site_name)] = given is None
+            limit[sites.index(site_name)] = option.most if given is None else min(given, option.most)
     return {
-        "build_max_envelope_mw": variable(
-            "site", most, "MW", "most facility power that may be added (max - installed)"
+        **_options(
+            plan.envelopes,
+            [sites],
+            ("site",),
+            (
+                "build_max_envelope_mw",
+                "envelope_capex_usd_per_mw",
+                "envelope_annuity_usd_per_mw_year",
+                "envelope_fixed_om_usd_per_mw_year",
+            ),
+            ("MW", "MW"),
+            ("most facility power that may be added (max - installed)", "MW of facility power built"),
         ),
-        "envelope_capex_usd_per_mw": parts["capex"],
-        "envelope_annuity_usd_per_mw_year": parts["annuity"],
-        "envelope_fixed_om_usd_per_mw_year": parts["fixed_om"],
         "grid_limit_follows_envelope": variable(
             "site", follows, "1", "grid import is limited by the envelope, installed plus built"
         ),
@@ -202,46 +234,54 @@ def _envelopes(plan: BuildPlan, scenario: Scenario, grid_limit: np.ndarray) -> d
 
 
 def _sources(plan: BuildPlan, sites: list[str], sources: list[str]) -> dict[str, xr.Variable]:
-    most, costs = _grid((len(sites), len(sources)))
-    for (site, source), option in plan.sources.items():
-        position = (sites.index(site), sources.index(source))
-        most[position], costs[position] = option.buildable, option.cost
-    parts = _cost_variables(("site", "source"), costs, "MW", "MW of the source built")
-    return {
-        "build_max_source_mw": variable(
-            ("site", "source"), most, "MW", "most capacity of each source that may be built"
+    return _options(
+        plan.sources,
+        [sites, sources],
+        ("site", "source"),
+        (
+            "build_max_source_mw",
+            "source_capex_usd_per_mw",
+            "source_annuity_usd_per_mw_year",
+            "source_fixed_om_usd_per_mw_year",
         ),
-        "source_capex_usd_per_mw": parts["capex"],
-        "source_annuity_usd_per_mw_year": parts["annuity"],
-        "source_fixed_om_usd_per_mw_year": parts["fixed_om"],
-    }
+        ("MW", "MW"),
+        ("most capacity of each source that may be built", "MW of the source built"),
+    )
 
 
 def _batteries(plan: BuildPlan, sites: list[str]) -> dict[str, xr.Variable]:
-    power_most, power_costs = _grid((len(sites),))
-    energy_most, energy_costs = _grid((len(sites),))
     efficiency = np.ones(len(sites))
     cycle_cost = np.zeros(len(sites))
     for site, battery in plan.batteries.items():
-        s = sites.index(site)
-        power_most[s], power_costs[s] = battery.power.buildable, battery.power.cost
-        energy_most[s], energy_costs[s] = battery.energy.buildable, battery.energy.cost
-        efficiency[s], cycle_cost[s] = battery.efficiency, battery.cycle_cost_usd_per_mwh
-    power = _cost_variables("site", power_costs, "MW", "MW of battery power built")
-    energy = _cost_variables("site", energy_costs, "MWh", "MWh of battery energy built")
+        efficiency[sites.index(site)] = battery.efficiency
+        cycle_cost[sites.index(site)] = battery.cycle_cost_usd_per_mwh
     return {
-        "build_max_battery_mw": variable(
-            "site", power_most, "MW", "most battery power that may be built"
+        **_options(
+            {site: battery.power for site, battery in plan.batteries.items()},
+            [sites],
+            ("site",),
+            (
+                "build_max_battery_mw",
+                "battery_capex_usd_per_mw",
+                "battery_annuity_usd_per_mw_year",
+                "battery_fixed_om_usd_per_mw_year",
+            ),
+            ("MW", "MW"),
+            ("most battery power that may be built", "MW of battery power built"),
         ),
-        "build_max_battery_mwh": variable(
-            "site", energy_most, "MWh", "most battery energy that may be built"
+        **_options(
+            {site: battery.energy for site, battery in plan.batteries.items()},
+            [sites],
+            ("site",),
+            (
+                "build_max_battery_mwh",
+                "battery_capex_usd_per_mwh",
+                "battery_annuity_usd_per_mwh_year",
+                "battery_fixed_om_usd_per_mwh_year",
+            ),
+            ("MWh", "MWh"),
+            ("most battery energy that may be built", "MWh of battery energy built"),
         ),
-        "battery_capex_usd_per_mw": power["capex"],
-        "battery_annuity_usd_per_mw_year": power["annuity"],
-        "battery_fixed_om_usd_per_mw_year": power["fixed_om"],
-        "battery_capex_usd_per_mwh": energy["capex"],
-        "battery_annuity_usd_per_mwh_year": energy["annuity"],
-        "battery_fixed_om_usd_per_mwh_year": energy["fixed_om"],
         "battery_efficiency": variable(
             "site", efficiency, "1", "round-trip efficiency of a built battery"
         ),
@@ -267,27 +307,38 @@ def _openings(plan: BuildPlan, sites: list[str]) -> dict[str, xr.Variable]:
 
 
 def _links(plan: BuildPlan, links: list[Link]) -> dict[str, xr.Variable]:
-    most, costs = _grid((len(links),))
-    capacity = np.zeros(len(links))
-    power = np.zeros(len(links))
-    for position, link in enumerate(links):
-        technology = link.technology
-        capacity[position] = technology.capacity_gbit_s_per_fibre_pair
-        power[position] = link_power_w(link.length_km, technology) / 1e6
-        option: Option | None = plan.links.get(frozenset((link.site_a, link.site_b)))
-        if option is not None:
-            most[position], costs[position] = option.buildable, option.cost
-    parts = _cost_variables("link", costs, "pair", "fibre pair lit")
+    names = [link.name for link in links]
+    by_name = {link.name: link for link in links}
+    options = {
+        link.name: plan.links[frozenset((link.site_a, link.site_b))]
+        for link in links
+        if frozenset((link.site_a, link.site_b)) in plan.links
+    }
     return {
-        "build_max_fibre_pairs": variable("link", most, "pairs", "most fibre pairs that may be lit"),
-        "link_pair_capex_usd": parts["capex"],
-        "link_pair_annuity_usd_per_year": parts["annuity"],
-        "link_pair_fixed_om_usd_per_year": parts["fixed_om"],
+        **_options(
+            options,
+            [names],
+            ("link",),
+            (
+                "build_max_fibre_pairs",
+                "link_pair_capex_usd",
+                "link_pair_annuity_usd_per_year",
+                "link_pair_fixed_om_usd_per_year",
+            ),
+            ("pairs", "pair"),
+            ("most fibre pairs that may be lit", "fibre pair lit"),
+        ),
         "link_capacity_gbit_s_per_pair": variable(
-            "link", capacity, "Gb/s", "capacity of one fibre pair"
+            "link",
+            [by_name[name].technology.capacity_gbit_s_per_fibre_pair for name in names],
+            "Gb/s",
+            "capacity of one fibre pair",
         ),
         "link_power_mw_per_pair": variable(
-            "link", power, "MW", "power of one fibre pair lit at full capacity"
+            "link",
+            [link_power_w(by_name[name].length_km, by_name[name].technology) / 1e6 for name in names],
+            "MW",
+            "power of one fibre pair lit at full capacity",
         ),
     }
 

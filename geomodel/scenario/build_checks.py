@@ -102,25 +102,13 @@ def _site_options(c: Checker) -> None:
 
 
 def _candidates(c: Checker) -> None:
-    sites = c.scenario.sites
+    """A candidate on a linked pair holds at least the pairs lit (names: checks._links)."""
     links = known_links(c.scenario, c.catalog)
-    seen: dict[frozenset[str], int] = {}
     for index, candidate in enumerate(c.scenario.links.candidates):
-        path = ("links", "candidates", index)
-        c.known((*path, "technology"), candidate.technology, c.catalog.links, "link technology")
-        for end, site in enumerate(candidate.sites):
-            if site not in sites:
-                c.add((*path, "sites", end), f"unknown site {site!r}; known sites: {', '.join(sites)}")
-        pair = frozenset(candidate.sites)
-        if pair in seen:
-            c.add(
-                path, f"candidate between {' and '.join(sorted(pair))} repeats candidates[{seen[pair]}]"
-            )
-        seen[pair] = index
-        link = links.get(pair)
+        link = links.get(frozenset(candidate.sites))
         if link is not None and candidate.max_pairs < link.fibre_pairs:
             c.add(
-                (*path, "max_pairs"),
+                ("links", "candidates", index, "max_pairs"),
                 f"max_pairs {candidate.max_pairs} is below the {link.fibre_pairs} pairs lit on the "
                 f"existing link; max_pairs is lit plus built",
                 candidate.max_pairs,

@@ -87,17 +87,22 @@ def _links(c: Checker) -> None:
             c.catalog.links,
             "link technology",
         )
-    seen: dict[frozenset[str], int] = {}
-    for index, route in enumerate(c.scenario.links.routes):
-        path = ("links", "routes", index)
-        c.known((*path, "technology"), route.technology, c.catalog.links, "link technology")
-        for end, site in enumerate(route.sites):
-            if site not in sites:
-                c.add((*path, "sites", end), f"unknown site {site!r}; known sites: {', '.join(sites)}")
-        pair = frozenset(route.sites)
-        if pair in seen:
-            c.add(path, f"route between {' and '.join(sorted(pair))} repeats routes[{seen[pair]}]")
-        seen[pair] = index
+    for section in ("routes", "candidates"):  # explicit routes, and routes that may be built
+        seen: dict[frozenset[str], int] = {}
+        for index, route in enumerate(getattr(c.scenario.links, section)):
+            path = ("links", section, index)
+            c.known((*path, "technology"), route.technology, c.catalog.links, "link technology")
+            for end, site in enumerate(route.sites):
+                if site not in sites:
+                    c.add(
+                        (*path, "sites", end), f"unknown site {site!r}; known sites: {', '.join(sites)}"
+                    )
+            pair = frozenset(route.sites)
+            if pair in seen:
+                c.add(
+                    path, f"route between {' and '.join(sorted(pair))} repeats {section}[{seen[pair]}]"
+                )
+            seen[pair] = index
 
 
 def _training(c: Checker) -> None:

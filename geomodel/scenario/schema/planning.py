@@ -11,6 +11,7 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 
 from geomodel.scenario.schema.fields import Count, Fraction, Name, Section
+from geomodel.scenario.schema.routes import Route
 from geomodel.scenario.units import Quantity
 
 #: Asset classes the core prices; power sources add their own (the cost entry's class).
@@ -169,30 +170,15 @@ class SiteBuild(Section):
         return self
 
 
-class LinkCandidate(Section):
+class LinkCandidate(Route):
     """A DCI route on which fibre pairs may be lit."""
 
-    sites: tuple[Name, Name] = Field(description="the two site names", examples=[["abilene", "quincy"]])
-    technology: Name = Field(description="link technology from the catalogue", examples=["smf_800zr"])
     max_pairs: Count = Field(
         ge=0,
         le=1000,
         description="most fibre pairs on the route after building, lit plus built",
         examples=[4],
         json_schema_extra={"unit": "pairs"},
-    )
-    length: Quantity("km", gt=0) | None = Field(
-        default=None,
-        description="route length (default: geodesic distance x route factor)",
-        examples=["1900 km"],
-    )
-    route_factor: float | None = Field(
-        default=None,
-        ge=1,
-        le=3,
-        description="route km / great-circle km (default: the technology's)",
-        examples=[1.4],
-        json_schema_extra={"unit": "1"},
     )
     capex_per_pair_km: Quantity("USD/km", ge=0) | None = Field(
         default=None,
@@ -211,14 +197,6 @@ class LinkCandidate(Section):
         description="fixed operation and maintenance per pair a year (default: the catalogue's)",
         examples=["8000 USD/year"],
     )
-
-    @model_validator(mode="after")
-    def _two_sites(self) -> LinkCandidate:
-        if self.sites[0] == self.sites[1]:
-            raise ValueError(f"a route joins two different sites, got {self.sites[0]!r} twice")
-        if self.length is not None and self.route_factor is not None:
-            raise ValueError("give 'length' or 'route_factor', not both")
-        return self
 
 
 class Finance(Section):
