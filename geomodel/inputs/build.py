@@ -17,6 +17,7 @@ import xarray as xr
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.dataset import variable
 from geomodel.inputs.power import site_power
+from geomodel.inputs.provenance import signal_attributes
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario, window_bounds
@@ -144,6 +145,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         )
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
+    dataset.attrs.update(signal_attributes(scenario, power.grid_basis))
     aggregated = steps.typical_day_of is not None
     # as built: a 4-day horizon asked for 9 typical days has 4
     dataset.attrs["typical_days"] = int(steps.typical_day_of.max()) + 1 if aggregated else 0
