@@ -115,10 +115,15 @@ class GridRegion(PowerSource):
 
     def hourly_profile(self, location: Location, time_index: pd.DatetimeIndex) -> pd.DataFrame:
         frame = self.shaped_profile(location, time_index)
+        if self.price_zone is None and self.carbon_zone is None:
+            return frame
+        positions = measured.data_positions(time_index)
         if self.price_zone is not None:
-            frame["price_usd_per_mwh"] = grid_measured.price_series(self.price_zone, time_index)
+            frame["price_usd_per_mwh"] = grid_measured.price_series(
+                self.price_zone, time_index, positions
+            )
         if self.carbon_zone is not None:
-            carbon = grid_measured.carbon_series(self.carbon_zone, time_index)
+            carbon = grid_measured.carbon_series(self.carbon_zone, time_index, positions)
             frame["carbon_kg_per_mwh"] = carbon[self.carbon_basis]
             for basis, values in carbon.items():
                 frame[f"carbon_{basis}_kg_per_mwh"] = values

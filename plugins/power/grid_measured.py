@@ -48,28 +48,29 @@ def check_zone(zone: str, series: str) -> str:
     return zone
 
 
-def price_series(zone: str, hours: pd.DatetimeIndex) -> np.ndarray:
-    """Measured wholesale price (USD/MWh, negative hours kept) on ``hours``."""
-    return measured.aligned_series(zone, "price", hours).values
+def price_series(zone: str, hours: pd.DatetimeIndex, positions: np.ndarray) -> np.ndarray:
+    """Measured wholesale price (USD/MWh, negative hours kept) on ``hours``, whose
+    :func:`measured.data_positions` are ``positions``."""
+    return measured.aligned_series(zone, "price", hours, positions).values
 
 
-def carbon_series(zone: str, hours: pd.DatetimeIndex) -> dict[str, np.ndarray]:
+def carbon_series(zone: str, hours: pd.DatetimeIndex, positions: np.ndarray) -> dict[str, np.ndarray]:
     """Measured carbon (kgCO2e/MWh) on ``hours`` in each basis: basis -> values."""
     return {
-        basis: measured.aligned_series(zone, name, hours).values for basis, name in CARBON_SERIES.items()
+        basis: measured.aligned_series(zone, name, hours, positions).values
+        for basis, name in CARBON_SERIES.items()
     }
 
 
-@cache
 def filled_hours(zone: str, series: str) -> int:
     """Hours of the measured year the source lacked and :func:`measured.fill_missing` filled."""
-    return measured.fill_missing(measured.measured_series(zone, series))[1]
+    return measured.filled_year(zone, series)[1]
 
 
 @cache
 def annual_mean(zone: str, series: str) -> float:
     """Mean of the measured year (after filling)."""
-    return float(measured.fill_missing(measured.measured_series(zone, series))[0].mean())
+    return float(measured.filled_year(zone, series)[0].mean())
 
 
 @cache

@@ -7,9 +7,13 @@ model sees is written here; H100 figures are catalogue inputs (tests/model/conft
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 import scenario_builder as sb
+
+import geomodel
 
 HOURS = 4
 REL = 1e-6
@@ -58,6 +62,16 @@ def test_a_negative_price_earns_but_no_chip_works_for_nothing(tmp_path, catalog,
     assert result.kpis["cost_usd"] == pytest.approx(-earned, rel=REL)
     assert result.kpis["objective"] == pytest.approx(-earned, rel=REL)
     assert result.kpis["unserved_fraction"] == pytest.approx(0.0, abs=1e-9)
+    # the result names the basis of the grid series it used, and keeps it in NetCDF
+    saved = geomodel.open_result(result.to_netcdf(tmp_path / "out.nc"))
+    for attrs in (result.dataset.attrs, saved.dataset.attrs):
+        assert attrs["carbon_basis"] == "lifecycle" and attrs["grid_series"] == "measured"
+        basis = json.loads(attrs["grid_series_basis"])["s"]
+        assert (
+            basis["price"]
+            == "the site's constant -20 USD/MWh; paid = 1 x price + 0 USD/MWh (adder: none)"
+        )
+        assert basis["carbon"].startswith("grid_us_ia_miso: shaped from annual mean 430 kgCO2e/MWh")
 
 
 def test_only_negative_hours_count_as_earnings(tmp_path, catalog, h100):
