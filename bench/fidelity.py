@@ -80,20 +80,27 @@ def zone_rows() -> list[dict]:
     return rows
 
 
+def markdown(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
 def zone_table(rows: list[dict]) -> str:
-    lines = [
-        "| region | zone | series | annual mean shaped / measured | daily swing shaped / measured "
-        "| seasonal swing shaped / measured | hourly r |",
-        "|---|---|---|---|---|---|---|",
+    header = [
+        "region",
+        "zone",
+        "series",
+        "annual mean shaped / measured",
+        "daily swing shaped / measured",
     ]
+    header += ["seasonal swing shaped / measured", "hourly r"]
+    cells = []
     for row in rows:
-        pair = {k: f"{row[k][0]:,.1f} / {row[k][1]:,.1f}" for k in ("mean", "daily", "seasonal")}
+        pair = [f"{row[k][0]:,.1f} / {row[k][1]:,.1f}" for k in ("mean", "daily", "seasonal")]
         r = "-" if np.isnan(row["r"]) else f"{row['r']:.2f}"
-        lines.append(
-            f"| `{row['region']}` | {row['zone']} | {row['series']} | {pair['mean']} | {pair['daily']} "
-            f"| {pair['seasonal']} | {r} |"
-        )
-    return "\n".join(lines)
+        cells.append([f"`{row['region']}`", row["zone"], row["series"], *pair, r])
+    return markdown(header, cells)
 
 
 def _shares(values, names) -> str:
@@ -134,17 +141,22 @@ def example_rows() -> list[dict]:
 
 
 def example_table(rows: list[dict]) -> str:
-    lines = [
-        "| example | grid series | cost USD | earned in negative hours USD | emissions tCO2e "
-        "| renewable share | training chip-hours by site | served tokens by site |",
-        "|---|---|---|---|---|---|---|---|",
+    header = ["example", "grid series", "cost USD", "earned in negative hours USD", "emissions tCO2e"]
+    header += ["renewable share", "training chip-hours by site", "served tokens by site"]
+    cells = [
+        [
+            f"`{row['scenario']}`",
+            row["series"],
+            f"{row['cost']:,.0f}",
+            f"{row['earned']:,.0f}",
+            f"{row['emissions']:,.0f}",
+            f"{row['renewable']:.1%}",
+            row["training"],
+            row["served"],
+        ]
+        for row in rows
     ]
-    for row in rows:
-        lines.append(
-            f"| `{row['scenario']}` | {row['series']} | {row['cost']:,.0f} | {row['earned']:,.0f} "
-            f"| {row['emissions']:,.0f} | {row['renewable']:.1%} | {row['training']} | {row['served']} |"
-        )
-    return "\n".join(lines)
+    return markdown(header, cells)
 
 
 def splice(doc: str, begin: str, end: str, table: str) -> str:

@@ -218,40 +218,35 @@ def test_shaped_solar_heavy_grids_dip_at_midday_and_prices_peak_in_the_evening(r
     assert flat.max() == pytest.approx(flat.min())
 
 
+def shaped_region(**changes) -> grid.GridRegion:
+    """A shaped region at 80 USD/MWh and 400 kg/MWh with no solar or wind."""
+    fields = {
+        "name": "grid_test",
+        "source": "test",
+        "source_type": "estimate",
+        "price_usd_per_mwh": 80,
+        "carbon_kg_per_mwh": 400,
+        "shaped_price_usd_per_mwh": 80,
+        "shaped_carbon_kg_per_mwh": 400,
+        "solar_share": 0.0,
+        "wind_share": 0.0,
+    }
+    return grid.GridRegion(**{**fields, **changes})
+
+
 def test_the_daily_swing_grows_with_the_solar_share() -> None:
-    base = dict(
-        name="grid_test",
-        source="test",
-        source_type="estimate",
-        price_usd_per_mwh=80,
-        carbon_kg_per_mwh=400,
-        shaped_price_usd_per_mwh=80,
-        shaped_carbon_kg_per_mwh=400,
-        wind_share=0.0,
-    )
     here = Location(lat=40.0, lon=0.0)
     index = pd.date_range("2023-06-01", periods=24, freq="h", tz="UTC")
     swings = []
     for solar in (0.0, 0.1, 0.3):
-        carbon = grid.GridRegion(**base, solar_share=solar).profile(here, index)["carbon_kg_per_mwh"]
+        carbon = shaped_region(solar_share=solar).profile(here, index)["carbon_kg_per_mwh"]
         swings.append(carbon.max() - carbon.min())
     assert swings[0] == pytest.approx(0) and swings[0] < swings[1] < swings[2]
 
 
 def test_an_unknown_zone_is_refused_naming_the_covered_ones() -> None:
     with pytest.raises(ValueError, match=r"no measured price for zone 'XX'; covered: AT, AU-NSW"):
-        grid.GridRegion(
-            name="grid_test",
-            source="test",
-            source_type="estimate",
-            price_usd_per_mwh=80,
-            carbon_kg_per_mwh=400,
-            shaped_price_usd_per_mwh=80,
-            shaped_carbon_kg_per_mwh=400,
-            solar_share=0.0,
-            wind_share=0.0,
-            price_zone="XX",
-        )
+        shaped_region(price_zone="XX")
 
 
 def test_profile_is_deterministic_and_accepts_a_short_window_in_any_zone(regions) -> None:
