@@ -1,7 +1,8 @@
-"""Build ``hourly_2023.npz`` and ``hourly_2023_zones.csv`` from ``shared/facts/hourly/2023``.
+"""Build the measured year shipped in plugins/data from ``shared/facts/hourly/2023``.
 
-Run by hand when the measured year changes (the built package ships the output, not this
-script): ``python plugins/data/make_hourly_2023.py /path/to/shared/facts/hourly/2023``.
+Writes ``hourly_2023.npz`` and ``hourly_2023_zones.csv``; run by hand when the measured
+year changes (the package ships the output, not this script):
+``python bench/make_hourly_2023.py /path/to/shared/facts/hourly/2023``.
 
 Values are stored as float32 (seven significant digits, well below the sources' own
 precision) and the ``estimated`` flags as int8, one array of shape (zone, hour) per
@@ -48,7 +49,7 @@ def main(source: Path) -> None:
                 if dtype == "int8":
                     values = np.nan_to_num(values, nan=0.0)
                 arrays[name] = values.astype(dtype)
-    here = Path(__file__).parent
+    here = Path(__file__).resolve().parents[1] / "plugins" / "data"
     np.savez_compressed(here / f"hourly_{YEAR}.npz", **arrays)
     zones.to_csv(here / f"hourly_{YEAR}_zones.csv", index=False)
 
