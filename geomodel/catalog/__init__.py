@@ -2,6 +2,8 @@
 
 from geomodel.catalog.costs import GENERIC_ASSETS, BuildCost
 from geomodel.catalog.entries import (
+    CARBON_BASES,
+    CARBON_BASIS_COLUMNS,
     PROFILE_COLUMNS,
     CatalogEntry,
     HardwareSystem,
@@ -11,6 +13,8 @@ from geomodel.catalog.entries import (
 from geomodel.catalog.registry import CATALOG_KINDS, Catalog, build_catalog
 
 __all__ = [
+    "CARBON_BASES",
+    "CARBON_BASIS_COLUMNS",
     "CATALOG_KINDS",
     "GENERIC_ASSETS",
     "PROFILE_COLUMNS",

@@ -25,6 +25,7 @@ from geomodel.inputs.planning import (
     with_planned_systems,
 )
 from geomodel.inputs.power import site_power
+from geomodel.inputs.provenance import signal_attributes
 from geomodel.inputs.pue import site_pue
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.inputs.weather import site_weather_notes
@@ -168,6 +169,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
     dataset.attrs.update(planning_attributes(plan, scenario, steps.weight * steps.dt_hours))
+    dataset.attrs.update(signal_attributes(scenario, power.grid_basis))
     dataset.attrs["site_weather_json"] = json.dumps(site_weather_notes(scenario, catalog))
     aggregated = steps.typical_day_of is not None
     # as built: a 4-day horizon asked for 9 typical days has 4

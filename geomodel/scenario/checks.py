@@ -16,6 +16,7 @@ from geomodel.scenario.files import Document
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
 from geomodel.scenario.schema import InferenceService, Scenario, window_bounds
+from geomodel.scenario.signal_checks import check_carbon_bases, check_grid_prices, check_price_levels
 from geomodel.scenario.weather_checks import check_weather
 
 
@@ -285,5 +286,8 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     _sla,
     _capacity,
     check_build_options,
+    check_grid_prices,
+    check_price_levels,
+    check_carbon_bases,
     _plugins,
 )

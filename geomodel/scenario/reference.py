@@ -39,6 +39,7 @@ KEY_NAMES = {
     "demand": "<service>",
     "training": "<job>",
     "inference": "<service>",
+    "grid_prices": "<grid>",
 }
 
 

@@ -51,6 +51,11 @@ FIELD_UNITS: dict[str, str] = {
     "gbit_s_per_unit": "Gb/s",
     "cost_year": "year",
     "usd_year": "year",
+    "price_adder_usd_per_mwh": "USD/MWh",
+    "carbon_other_basis_kg_per_mwh": "kgCO2e/MWh",
+    "shaped_price_usd_per_mwh": "USD/MWh",
+    "shaped_carbon_kg_per_mwh": "kgCO2e/MWh",
+    "retail_price_usd_per_mwh": "USD/MWh",
 }
 
 #: Unit -> (factor, what the value was probably given in): a value v outside the

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator, model_validator
 from geomodel.scenario.schema.fields import Fraction, Located, Name, Section
 from geomodel.scenario.schema.planning import SiteBuild
 from geomodel.scenario.schema.pue import ConstantPue, WeatherPue, parse_pue
+from geomodel.scenario.schema.signals import PriceTerms
 from geomodel.scenario.schema.weather import WeatherChoice
 from geomodel.scenario.units import Quantity
 
@@ -60,6 +61,55 @@ class PowerSupply(Section):
         return self
 
 
+class OwnSeries(Section):
+    """A site's own hourly series in place of the grid region's: a constant or a CSV column."""
+
+    constant: float | None = Field(default=None, description="a flat value", examples=[1.0])
+    csv: str | None = Field(
+        default=None,
+        description="CSV with a 'time' column and hourly values covering the horizon",
+        examples=["data/ashburn-grid.csv"],
+    )
+    column: str | None = Field(default=None, description="column of csv", examples=["value"])
+
+    @model_validator(mode="after")
+    def _csv_with_column(self) -> OwnSeries:
+        if (self.csv is None) != (self.column is None):
+            raise ValueError("'csv' and 'column' go together")
+        if self.csv is not None and self.constant is not None:
+            raise ValueError("give 'constant' or 'csv', not both")
+        return self
+
+    @property
+    def given(self) -> bool:
+        """True when the site brings its own series (constant or CSV)."""
+        return self.csv is not None or self.constant is not None
+
+
+class SiteGridPrice(OwnSeries, PriceTerms):
+    """What this site pays for grid power: its own adder and multiplier, or its own series."""
+
+    constant: Quantity("USD/MWh", ge=-1000, le=5000) | None = Field(
+        default=None, description="a flat price replacing the region's series", examples=["80 USD/MWh"]
+    )
+
+
+class SiteGridCarbon(OwnSeries):
+    """This site's own grid carbon intensity (in the scenario's carbon basis)."""
+
+    constant: Quantity("kgCO2/MWh", ge=0, le=2000) | None = Field(
+        default=None,
+        description="a flat carbon intensity replacing the region's series (kgCO2e/MWh = gCO2e/kWh)",
+        examples=["120 kgCO2/MWh"],
+    )
+
+    @model_validator(mode="after")
+    def _something_given(self) -> SiteGridCarbon:
+        if not self.given:
+            raise ValueError("give 'constant' or 'csv' with 'column'")
+        return self
+
+
 class Site(Located):
     """A data centre: location, power, cooling and installed hardware."""
 
@@ -67,6 +117,19 @@ class Site(Located):
         default=None,
         description="grid power source (kind grid) by catalogue name; none = off-grid",
         examples=["grid_us_tx_ercot"],
+    )
+    grid_price: SiteGridPrice | None = Field(
+        default=None,
+        description=(
+            "this site's price terms (adder, multiplier; over the scenario's for its region) "
+            "or its own price series (constant or csv)"
+        ),
+        examples=[{"adder": "30 USD/MWh"}, {"csv": "data/ashburn-grid.csv", "column": "usd_mwh"}],
+    )
+    grid_carbon: SiteGridCarbon | None = Field(
+        default=None,
+        description="this site's own grid carbon series (constant or csv), in the scenario's basis",
+        examples=[{"constant": "120 kgCO2/MWh"}],
     )
     grid_import_limit: Quantity("MW", ge=0) | None = Field(
         default=None,
@@ -129,6 +192,13 @@ class Site(Located):
             raise ValueError("give 'pue' or 'cooling', not both")
         if self.grid is None and self.grid_import_limit is not None:
             raise ValueError("'grid_import_limit' needs a 'grid' to import from")
+        return self
+
+    @model_validator(mode="after")
+    def _grid_series_need_a_grid(self) -> Site:
+        for name in ("grid_price", "grid_carbon"):
+            if self.grid is None and getattr(self, name) is not None:
+                raise ValueError(f"'{name}' needs a 'grid' to import from")
         return self
 
     @property
