@@ -31,6 +31,14 @@ links:
 )
 
 
+def assert_only_problem_at_the_edit(tmp_path, catalog, old, new, path, allowed, value=None) -> None:
+    """PLANNED with ``old`` made ``new`` has one problem, on the edited line, naming it all."""
+    text = PLANNED.replace(old, new, 1)
+    file, line = tmp_path / "scenario.yaml", line_of(text, new)
+    problem = only_error(tmp_path, text, catalog)
+    assert_names(problem, file=file, line=line, path=path, allowed=allowed, value=value)
+
+
 def test_the_planned_scenario_is_valid(tmp_path, catalog):
     scenario = load(tmp_path, PLANNED, catalog)
     assert scenario.sites["fra"].build.systems["hgx_h100_8"].max == 400
@@ -110,16 +118,7 @@ def test_the_planned_scenario_is_valid(tmp_path, catalog):
 def test_a_bad_limit_lifetime_rate_or_unit_is_one_clear_problem(
     tmp_path, catalog, old, new, path, value, allowed
 ):
-    text = PLANNED.replace(old, new, 1)
-    problem = only_error(tmp_path, text, catalog)
-    assert_names(
-        problem,
-        file=tmp_path / "scenario.yaml",
-        line=line_of(text, new),
-        path=path,
-        allowed=allowed,
-        value=value,
-    )
+    assert_only_problem_at_the_edit(tmp_path, catalog, old, new, path, allowed, value)
 
 
 @pytest.mark.parametrize(
@@ -166,11 +165,7 @@ def test_a_bad_limit_lifetime_rate_or_unit_is_one_clear_problem(
 def test_an_unknown_name_or_a_missing_cost_is_one_clear_problem(
     tmp_path, catalog, old, new, path, allowed
 ):
-    text = PLANNED.replace(old, new, 1)
-    problem = only_error(tmp_path, text, catalog)
-    assert_names(
-        problem, file=tmp_path / "scenario.yaml", line=line_of(text, new), path=path, allowed=allowed
-    )
+    assert_only_problem_at_the_edit(tmp_path, catalog, old, new, path, allowed)
 
 
 def test_a_built_source_the_site_contracts_shares_its_price(tmp_path, catalog):
