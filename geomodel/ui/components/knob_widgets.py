@@ -85,7 +85,7 @@ def _sites(scenario: Scenario, values: KnobValues) -> None:
         cells = st.columns(1 + max(1, len(systems)))
         values.envelopes[name] = cells[0].number_input(
             f"{name}: power envelope (MW)",
-            min_value=0.1,
+            min_value=0.0,
             value=float(values.envelopes[name]),
             step=10.0,
             key=state.knob_key(f"sites.{name}.power_envelope"),

@@ -1,0 +1,285 @@
+"""The flagship plan against the floor HiGHS sets, and its memory per column against
+the operational model's.
+
+Run by hand (not part of the test suite; about ten minutes with the defaults):
+
+    python bench/plan_solve_path.py                          # 12x4 and 24x6, median of 3
+    python bench/plan_solve_path.py --aggregations 12x4 --repeats 5
+    python bench/plan_solve_path.py --mip                    # also the integer variant, once
+    python bench/plan_solve_path.py --profile 24x6           # cProfile of build + hand-over
+    python bench/plan_solve_path.py --json plan.json
+
+``scenarios/plan-100k-gpu.yaml`` (a year of typical days, planning mode) at each
+``--aggregations`` ``DxS`` (D typical days of S segments) is measured exactly as
+``bench/solve_path.py`` measures its synthetic operational scenarios, with that
+script's own child processes: geomodel phase by phase (load, inputs, build,
+hand-over, solve, read-back; **total** = build + hand-over + solve + read-back,
+issue 7's definition, and **end-to-end** adds load and inputs) and its peak RSS;
+the **floor**, the very LP geomodel handed to HiGHS (caught at ``Highs.run``,
+saved as arrays with every HiGHS option geomodel set) passed to highspy in a fresh
+process and solved with the same options. Objectives must agree to 1e-6.
+
+Beside each, in the same run, an operational scenario of ``bench/scenarios.py``
+with about as many columns (``synthetic_scenario`` with the sites, workloads and
+hours of ``OPERATIONAL``, or ``--operational SITES WORKLOADS HOURS``) is measured
+the same way, so peak memory per column of the plan and of today's operational
+model are compared side by side: peak RSS / columns, and (peak - RSS after
+imports) / columns, which leaves out the fixed ~230 MB of imports.
+
+``--mip`` adds the ``integer`` variant (whole racks, binary site opening, whole
+fibre pairs) at the first aggregation: geomodel once (its MIP gap and seconds)
+and its floor once. Every HiGHS run uses the scenario's threads (2) and the
+method geomodel chooses; the machine's load is printed with the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from fresh_process import run_fresh  # noqa: E402
+
+from scenarios import synthetic_scenario  # noqa: E402
+
+SCENARIO = HERE.parent / "scenarios" / "plan-100k-gpu.yaml"
+SOLVE_PATH = HERE / "solve_path.py"
+GOAL_TOTAL_OVER_FLOOR = 1.2
+OBJECTIVE_TOLERANCE = 1e-6
+#: operational scenarios of about the plan's columns, per aggregation: (sites, workloads, hours)
+OPERATIONAL = {"12x4": (8, 10, 48), "24x6": (10, 20, 64)}
+HOURS_PER_DAY = 24
+
+
+def plan_data(aggregation: str, variant: str | None = None) -> dict[str, Any]:
+    """The flagship as one document: a variant merged in, the aggregation set, no variants."""
+    from ruamel.yaml import YAML
+
+    from geomodel.scenario.merge import deep_merge
+
+    data = YAML(typ="safe").load(SCENARIO.read_text(encoding="utf-8"))
+    variants = data.pop("variants", {})
+    if variant:
+        data = deep_merge(data, variants[variant])
+    days, _, segments = aggregation.partition("x")
+    data["time"]["aggregation"] = {
+        "typical_days": int(days),
+        "segments": int(segments) if segments and int(segments) != HOURS_PER_DAY else None,
+    }
+    return json.loads(json.dumps(data, default=str))  # timestamps as ISO text
+
+
+def _write(folder: Path, name: str, data: dict[str, Any]) -> Path:
+    path = folder / f"{name}.yaml"
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")  # JSON is YAML
+    return path
+
+
+def _solve_path(*args: str) -> dict[str, Any]:
+    """One of bench/solve_path.py's children (geomodel or floor) in a fresh process."""
+    return run_fresh(SOLVE_PATH, *args, single_threaded=False)
+
+
+def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    out = dict(runs[0])
+    for key, value in runs[0].items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out[key] = statistics.median(r[key] for r in runs)
+    return out
+
+
+def measure(label: str, path: Path, folder: Path, repeats: int, log) -> dict[str, Any]:
+    """geomodel and its floor on one scenario file: median of ``repeats`` fresh processes each."""
+    lp = folder / f"{label}.npz"
+    _solve_path("geomodel", str(path), str(lp), "{}")
+    runs: dict[str, list[dict[str, Any]]] = {"geomodel": [], "floor": []}
+    for repeat in range(repeats):  # alternate, so load changes hit both alike
+        for kind, args in (("geomodel", (str(path), "", "{}")), ("floor", (str(lp),))):
+            run = _solve_path(kind, *args)
+            runs[kind].append(run)
+            log(
+                f"  {label} {kind} {repeat + 1}/{repeats}: total {run['total']:.2f} s "
+                f"(solve {run['solve']:.2f}), peak {run['peak_mb']:.0f} MB"
+            )
+    g, f = _median(runs["geomodel"]), _median(runs["floor"])
+    error = abs(g["objective_highs"] - f["objective_highs"]) / max(1e-12, abs(f["objective_highs"]))
+    return {
+        "label": label,
+        "geomodel": g,
+        "floor": f,
+        "runs": runs,
+        "columns": g["columns"],
+        "rows": g["rows"],
+        "nonzeros": g["nonzeros"],
+        "total_over_floor": g["total"] / f["total"],
+        "objective_relative_error": error,
+        "memory_over_floor": g["peak_mb"] / f["peak_mb"],
+        "kb_per_column": g["peak_mb"] * 1024 / g["columns"],
+        "kb_per_column_above_imports": (g["peak_mb"] - g["baseline_mb"]) * 1024 / g["columns"],
+    }
+
+
+def profile(aggregation: str, folder: Path, top: int) -> None:
+    """cProfile of build and hand-over of the plan (stopped at ``Highs.run``)."""
+    import cProfile
+    import pstats
+
+    import highspy
+
+    from geomodel.api import solve_inputs
+    from geomodel.catalog import build_catalog
+    from geomodel.inputs.build import build_inputs
+    from geomodel.scenario import load_scenario
+
+    path = _write(folder, f"plan_{aggregation}", plan_data(aggregation))
+    catalog = build_catalog()
+    inputs = build_inputs(load_scenario(path, catalog=catalog), catalog)
+
+    class StopError(Exception):
+        pass
+
+    def stop(self, *args, **kwargs):
+        raise StopError
+
+    highspy.Highs.run = stop
+    profiler = cProfile.Profile()
+    started = time.perf_counter()
+    profiler.enable()
+    with contextlib.suppress(StopError):
+        solve_inputs(inputs, host=catalog.host)
+    profiler.disable()
+    seconds = time.perf_counter() - started
+    print(f"build + hand-over of the plan at {aggregation} under cProfile: {seconds:.1f} s")
+    stats = pstats.Stats(profiler).strip_dirs()
+    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("tottime").print_stats(top)
+
+
+PHASES = ("load", "inputs", "build", "handover", "solve", "readback", "total", "end_to_end")
+
+
+def print_report(results: list[dict[str, Any]], mip: dict[str, Any] | None) -> None:
+    print()
+    print(f"machine: {os.cpu_count()} cores; load average before/after: {LOAD[0]} / {_load()}")
+    print("seconds, median of each measurement's fresh processes; peak RSS MB (RSS after imports)")
+    head = ["run", "columns", "rows", *PHASES, "peak MB", "KB/column", "KB/column above imports"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for r in results:
+        for kind in ("geomodel", "floor"):
+            run = r[kind]
+            cells = [f"{r['label']} {kind}", f"{r['columns']:,}" if kind == "geomodel" else "", ""]
+            if kind == "geomodel":
+                cells[2] = f"{r['rows']:,}"
+            cells += [f"{run[p]:.2f}" if isinstance(run.get(p), int | float) else "" for p in PHASES]
+            cells.append(f"{run['peak_mb']:.0f} ({run['baseline_mb']:.0f})")
+            if kind == "geomodel":
+                cells += [f"{r['kb_per_column']:.1f}", f"{r['kb_per_column_above_imports']:.1f}"]
+            else:
+                cells += ["", ""]
+            print("| " + " | ".join(cells) + " |")
+    print()
+    for r in results:
+        verdict = "met" if r["total_over_floor"] <= GOAL_TOTAL_OVER_FLOOR else "MISSED"
+        print(
+            f"{r['label']}: total/floor {r['total_over_floor']:.3f} (goal <= {GOAL_TOTAL_OVER_FLOOR}: "
+            f"{verdict}); memory/floor {r['memory_over_floor']:.2f}; objectives agree to "
+            f"{r['objective_relative_error']:.1e}; "
+            f"method {r['geomodel']['options'].get('solver', 'simplex')}"
+        )
+    plans = {r["label"]: r for r in results if r["label"].startswith("plan")}
+    for label, r in plans.items():
+        operational = next(
+            (o for o in results if o["label"] == label.replace("plan", "operational")), None
+        )
+        if operational:
+            print(
+                f"{label} vs {operational['label']}: KB/column {r['kb_per_column']:.1f} vs "
+                f"{operational['kb_per_column']:.1f} "
+                f"({r['kb_per_column'] / operational['kb_per_column']:.2f}x); "
+                f"above imports {r['kb_per_column_above_imports']:.1f} vs "
+                f"{operational['kb_per_column_above_imports']:.1f} "
+                f"({r['kb_per_column_above_imports'] / operational['kb_per_column_above_imports']:.2f}x)"
+            )
+    if mip:
+        g, f = mip["geomodel"], mip["floor"]
+        print(
+            f"integer variant ({mip['label']}): geomodel {g['kpis'].get('solver_status')} in "
+            f"{g['solve']:.1f} s solve, total {g['total']:.1f} s, "
+            f"MIP gap {g['kpis'].get('mip_gap'):.2e}; "
+            f"floor {f['status']} in {f['total']:.1f} s; objectives {g['objective_highs']:.6e} vs "
+            f"{f['objective_highs']:.6e}"
+        )
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+LOAD = [_load()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--aggregations", nargs="+", default=["12x4", "24x6"])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--operational",
+        type=int,
+        nargs=3,
+        metavar=("SITES", "WORKLOADS", "HOURS"),
+        help="the operational scenario to compare with (default: OPERATIONAL per aggregation)",
+    )
+    parser.add_argument("--mip", action="store_true", help="also the integer variant, once")
+    parser.add_argument("--profile", metavar="DxS", help="only profile build + hand-over")
+    parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--json", type=Path)
+    options = parser.parse_args(argv)
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    results: list[dict[str, Any]] = []
+    mip = None
+    with tempfile.TemporaryDirectory(prefix="geomodel-plan-") as tmp:
+        folder = Path(tmp)
+        if options.profile:
+            profile(options.profile, folder, options.top)
+            return 0
+        for aggregation in options.aggregations:
+            log(f"plan {aggregation} ...")
+            path = _write(folder, f"plan_{aggregation}", plan_data(aggregation))
+            results.append(measure(f"plan {aggregation}", path, folder, options.repeats, log))
+            sites, workloads, hours = options.operational or OPERATIONAL.get(aggregation, (8, 10, 48))
+            log(f"operational {aggregation} ({sites} sites, {workloads} workloads, {hours} h) ...")
+            synthetic = synthetic_scenario(sites, workloads, hours)
+            synthetic["solver"] = {**synthetic.get("solver", {}), "threads": 2}
+            path = _write(folder, f"operational_{aggregation}", synthetic)
+            results.append(measure(f"operational {aggregation}", path, folder, options.repeats, log))
+            if options.json:
+                options.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
+        if options.mip:
+            aggregation = options.aggregations[0]
+            log(f"integer variant {aggregation} ...")
+            path = _write(folder, "plan_integer", plan_data(aggregation, "integer"))
+            mip = measure(f"plan {aggregation} integer", path, folder, 1, log)
+            if options.json:
+                payload = {"results": results, "mip": mip}
+                options.json.write_text(json.dumps(payload, indent=1, default=str), encoding="utf-8")
+    print_report(results, mip)
+    agree = all(r["objective_relative_error"] <= OBJECTIVE_TOLERANCE for r in results)
+    return 0 if agree else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
