@@ -19,12 +19,15 @@ the **floor**, the very LP geomodel handed to HiGHS (caught at ``Highs.run``,
 saved as arrays with every HiGHS option geomodel set) passed to highspy in a fresh
 process and solved with the same options. Objectives must agree to 1e-6.
 
-Beside each, in the same run, an operational scenario of ``bench/scenarios.py``
-with about as many columns (``synthetic_scenario`` with the sites, workloads and
-hours of ``OPERATIONAL``, or ``--operational SITES WORKLOADS HOURS``) is measured
-the same way, so peak memory per column of the plan and of today's operational
-model are compared side by side: peak RSS / columns, and (peak - RSS after
-imports) / columns, which leaves out the fixed ~230 MB of imports.
+Beside each, in the same run, two operational scenarios of ``bench/scenarios.py``
+with about as many columns (``synthetic_scenario``, 8 sites and 10 workloads, or
+``--operational SITES WORKLOADS``) are measured the same way: **hourly**, as many
+hourly steps as the plan has steps (bench/solve_path.py's kind), and **year**, the
+year of 8,760 hours on the plan's typical days and segments (bench/year.py's kind,
+which pays the same tsam clustering and year-long inputs). So peak memory per column
+of the plan and of today's operational model are compared side by side: peak RSS /
+columns, and (peak - RSS after imports) / columns, which leaves out the fixed ~240 MB
+of imports.
 
 ``--mip`` adds the ``integer`` variant (whole racks, binary site opening, whole
 fibre pairs) at the first aggregation: geomodel once (its MIP gap and seconds)
@@ -56,8 +59,9 @@ SCENARIO = HERE.parent / "scenarios" / "plan-100k-gpu.yaml"
 SOLVE_PATH = HERE / "solve_path.py"
 GOAL_TOTAL_OVER_FLOOR = 1.2
 OBJECTIVE_TOLERANCE = 1e-6
-#: operational scenarios of about the plan's columns, per aggregation: (sites, workloads, hours)
-OPERATIONAL = {"12x4": (8, 10, 48), "24x6": (10, 20, 64)}
+#: operational scenarios beside the plan: sites and workloads of bench/scenarios.py (about
+#: 470 columns a step, the plan's about 500)
+OPERATIONAL = (8, 10)
 HOURS_PER_DAY = 24
 
 
@@ -199,10 +203,8 @@ def print_report(results: list[dict[str, Any]], mip: dict[str, Any] | None) -> N
         )
     plans = {r["label"]: r for r in results if r["label"].startswith("plan")}
     for label, r in plans.items():
-        operational = next(
-            (o for o in results if o["label"] == label.replace("plan", "operational")), None
-        )
-        if operational:
+        twins = [label.replace("plan", f"operational {kind}") for kind in ("hourly", "year")]
+        for operational in (o for o in results if o["label"] in twins):
             print(
                 f"{label} vs {operational['label']}: KB/column {r['kb_per_column']:.1f} vs "
                 f"{operational['kb_per_column']:.1f} "
@@ -236,9 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--operational",
         type=int,
-        nargs=3,
-        metavar=("SITES", "WORKLOADS", "HOURS"),
-        help="the operational scenario to compare with (default: OPERATIONAL per aggregation)",
+        nargs=2,
+        metavar=("SITES", "WORKLOADS"),
+        help="the operational scenarios to compare with (default: 8 sites, 10 workloads)",
     )
     parser.add_argument("--mip", action="store_true", help="also the integer variant, once")
     parser.add_argument("--profile", metavar="DxS", help="only profile build + hand-over")
@@ -260,12 +262,17 @@ def main(argv: list[str] | None = None) -> int:
             log(f"plan {aggregation} ...")
             path = _write(folder, f"plan_{aggregation}", plan_data(aggregation))
             results.append(measure(f"plan {aggregation}", path, folder, options.repeats, log))
-            sites, workloads, hours = options.operational or OPERATIONAL.get(aggregation, (8, 10, 48))
-            log(f"operational {aggregation} ({sites} sites, {workloads} workloads, {hours} h) ...")
-            synthetic = synthetic_scenario(sites, workloads, hours)
-            synthetic["solver"] = {**synthetic.get("solver", {}), "threads": 2}
-            path = _write(folder, f"operational_{aggregation}", synthetic)
-            results.append(measure(f"operational {aggregation}", path, folder, options.repeats, log))
+            sites, workloads = options.operational or OPERATIONAL
+            days, segments = (int(x) for x in aggregation.split("x"))
+            for kind, synthetic in (
+                ("hourly", synthetic_scenario(sites, workloads, days * segments)),
+                ("year", synthetic_scenario(sites, workloads, 8760, days, segments=segments)),
+            ):
+                label = f"operational {kind} {aggregation}"
+                log(f"{label} ({sites} sites, {workloads} workloads) ...")
+                synthetic["solver"] = {**synthetic.get("solver", {}), "threads": 2}
+                path = _write(folder, label.replace(" ", "_"), synthetic)
+                results.append(measure(label, path, folder, options.repeats, log))
             if options.json:
                 options.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
         if options.mip:
