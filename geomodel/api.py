@@ -48,6 +48,7 @@ TERM_KPIS = dict(
             "latency_cost_term_usd",
             "unserved_cost_term_usd",
             "extension_cost_term_usd",
+            "transfer_cost_term_usd",
         ),
         strict=True,
     )

@@ -10,6 +10,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.model.basics import IntegerChoices
+from geomodel.model.data_movement import define_data_movement
 from geomodel.model.inference import define_inference
 from geomodel.model.objective import define_objective
 from geomodel.model.power import define_chip_capacity, define_power
@@ -29,7 +30,8 @@ def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> py
     weight_hours = inputs["weight"].values * inputs["dt_hours"].values  # (t)
     m.weight_hours = weight_hours
     define_variables(m, sets, inputs, integer)
-    define_training_work(m, sets, inputs, weight_hours)
+    define_training_work(m, sets, inputs, weight_hours, integer)
+    define_data_movement(m, sets, inputs)
     define_inference(m, sets, inputs)
     define_chip_capacity(m, sets, inputs, integer)
     define_power(m, sets, inputs, integer)

@@ -27,13 +27,48 @@ def _active_chips(m, sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int
     return active
 
 
+def shed_idle_power(inputs: xr.Dataset, integer: IntegerChoices) -> bool:
+    """True when chips powered on are an LP decision (the integer option takes precedence)."""
+    return bool(inputs.attrs.get("shed_idle_power", 0)) and not integer.systems_on_off
+
+
 def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
-    """(3) Chips working <= installed (or switched-on) chips x availability."""
+    """(3) Chips working <= installed (or powered-on, or switched-on) chips x availability.
+
+    ``chips_available[s,h]`` = installed chips x availability is the one expression
+    every capacity row reads: what may work, and with ``shed_idle_power`` what may be
+    powered on (``chips_on``, continuous). Planning makes installed = existing + built.
+    """
     installed = inputs["chips_installed"].values
     availability = inputs["availability"].values
     chips_per_system = inputs["chips_per_system"].values
     m.active_chips = _active_chips(m, sets, inputs)  # define_power reads it too
     active = {key: [var for var, _ in chips] for key, chips in m.active_chips.items()}
+    pairs = sorted({(s, h) for s, h, _ in active})
+    m.chips_available = pyo.Expression(
+        pairs,
+        rule=lambda _, s, h: float(installed[s, h] * availability[s]),
+        doc="chips that may be powered on and work: installed x availability",
+    )
+    if shed_idle_power(inputs, integer):
+        on_index = sorted(active)
+        m.chips_on = pyo.Var(
+            on_index, domain=pyo.NonNegativeReals, doc="chips powered on at s of h in t"
+        )
+        m.powered_capacity = pyo.Constraint(
+            on_index,
+            rule=lambda _, s, h, t: m.chips_on[s, h, t] <= m.chips_available[s, h],
+            doc="chips powered on within installed chips x availability",
+        )
+        m.chip_capacity = pyo.Constraint(
+            on_index,
+            rule=lambda _, s, h, t: (
+                linear([1.0] * len(active[s, h, t]) + [-1.0], [*active[s, h, t], m.chips_on[s, h, t]])
+                <= 0.0
+            ),
+            doc="working chips within powered-on chips",
+        )
+        return
     if integer.systems_on_off:
         on_index = sorted(active)
         m.systems_on = pyo.Var(
@@ -57,8 +92,7 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
     m.chip_capacity = pyo.Constraint(
         sorted(active),
         rule=lambda _, s, h, t: (
-            linear([1.0] * len(active[s, h, t]), active[s, h, t])
-            <= float(installed[s, h] * availability[s])
+            linear([1.0] * len(active[s, h, t]), active[s, h, t]) <= m.chips_available[s, h]
         ),
         doc="working chips within installed chips x availability",
     )
@@ -86,6 +120,9 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
     if integer.systems_on_off:
         for (s, h, t), var in m.systems_on.items():
             terms[s, t].append((chips_per_system[h] * idle_kw[h] / 1000.0, var))
+    elif shed_idle_power(inputs, integer):
+        for (s, h, t), var in m.chips_on.items():
+            terms[s, t].append((idle_kw[h] / 1000.0, var))
     else:
         idle_mw += (installed * idle_kw[None, :]).sum(axis=1)[:, None] / 1000.0
     m.extra_supply_mw = pyo.Expression(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from geomodel.results.jobs import JOB_KPI_SPECS, add_job_kpis
+
 #: Source kinds counted as renewable in ``renewable_share``.
 RENEWABLE_KINDS = frozenset({"solar", "wind", "hydro", "geothermal", "biomass"})
 
@@ -23,6 +25,8 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     "latency_cost_term_usd": ("USD", "objective term: latency weight x served latency"),
     "unserved_cost_term_usd": ("USD", "objective term: unserved-demand penalty"),
     "extension_cost_term_usd": ("USD", "objective term: model extensions"),
+    "transfer_cost_term_usd": ("USD", "objective term: transfer price of data moved"),
+    **JOB_KPI_SPECS,
     "solver_status": ("", "optimal, time_limit, infeasible, unbounded or error"),
     "mip_gap": ("1", "relative MIP gap of the reported solution (0 for LP)"),
     "build_seconds": ("s", "model build time"),
@@ -70,4 +74,5 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
         kpis["renewable_share"] = share
     else:
         kpis["renewable_share"] = 0.0
+    add_job_kpis(kpis, results, inputs, weight_hours)
     return kpis

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from geomodel.catalog import Catalog
 from geomodel.errors import closest_names
 from geomodel.scenario.files import Document
+from geomodel.scenario.job_checks import check_jobs
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
 from geomodel.scenario.schema import InferenceService, Scenario, window_bounds
@@ -271,6 +272,7 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     _sites,
     _links,
     _training,
+    check_jobs,
     _workload_names,
     _inference,
     _sla,

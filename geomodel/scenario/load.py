@@ -22,6 +22,7 @@ from geomodel.catalog import Catalog, build_catalog
 from geomodel.scenario.checks import check_scenario
 from geomodel.scenario.errors import problems_from_validation
 from geomodel.scenario.files import Document, merge_documents, parse_text, read_document, resolve_inside
+from geomodel.scenario.jobtable import read_job_tables
 from geomodel.scenario.merge import nest
 from geomodel.scenario.problems import Position, Problem, ScenarioError
 from geomodel.scenario.schema import Scenario
@@ -42,6 +43,9 @@ class ScenarioOrigin:
     warnings: list[Problem] = field(default_factory=list)
     demand_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
     profile_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
+    #: job tables read as columns, and how problems name each table's file
+    job_tables: dict[str, Any] = field(default_factory=dict)
+    job_table_labels: dict[str, Any] = field(default_factory=dict)
     referenced_files: list[FilePath] = field(default_factory=list)
     plugin_versions: dict[str, str] = field(default_factory=dict)
     scenario_hash: str = ""
@@ -103,6 +107,7 @@ def _resolve(
     origin = ScenarioOrigin(path, folder, variants, override_map, document)
     scenario._origin = origin
     problems = _resolve_series(scenario, origin)
+    problems += _read_job_tables(scenario, origin, catalog)
     problems += check_scenario(scenario, catalog, document)
     if any(p.severity == "error" for p in problems):
         raise ScenarioError(problems, label)
@@ -280,6 +285,14 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
                 series = read(where, supply.profile_csv, supply.profile_column, fraction=True)
                 if series is not None:
                     origin.profile_series[(site_name, source)] = series
+    return problems
+
+
+def _read_job_tables(scenario: Scenario, origin: ScenarioOrigin, catalog: Catalog) -> list[Problem]:
+    """Read every job table into ``origin`` (geomodel.scenario.jobtable); its files join the hash."""
+    tables, labels, files, problems = read_job_tables(scenario, origin.document, origin.folder, catalog)
+    origin.job_tables, origin.job_table_labels = tables, labels
+    origin.referenced_files.extend(files)
     return problems
 
 

@@ -37,6 +37,7 @@ KEY_NAMES = {
     "regions": "<region>",
     "demand": "<service>",
     "training": "<job>",
+    "job_tables": "<table>",
     "inference": "<service>",
 }
 

@@ -17,6 +17,7 @@ from geomodel.scenario.schema.fields import (
     Section,
     Timestamp,
 )
+from geomodel.scenario.schema.job_tables import DataMovement, JobTable
 from geomodel.scenario.schema.links import LinkMesh, LinkRoute, Links
 from geomodel.scenario.schema.options import (
     IntegerOptions,
@@ -42,10 +43,12 @@ __all__ = [
     "ONE_DAY_SHAPE",
     "Aggregation",
     "Count",
+    "DataMovement",
     "Demand",
     "Fraction",
     "InferenceService",
     "IntegerOptions",
+    "JobTable",
     "LatencyModel",
     "Latitude",
     "LinkMesh",
