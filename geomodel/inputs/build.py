@@ -89,8 +89,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         "round-trip network latency from region to site",
     )
     data.update(_services(scenario, services, systems, catalog))
-    carbon = np.where(power.grid_import_limit_mw > 0, power.grid_carbon_kg_per_mwh.mean(axis=1), np.nan)
-    transfer = transfer_costs(scenario, carbon)
+    transfer = transfer_costs(scenario, _site_carbon(power))
     first = first_steps(planned, transfer, float(scenario.time.resolution), len(sites))
     jobs, classes = job_variables(
         planned,
@@ -183,6 +182,17 @@ def _time_steps(scenario, power, services, regions, window, hours) -> TimeSteps:
             n_segments=aggregation.segments,
         )
     return plain_steps(hourly, hours, int(scenario.time.resolution), window)
+
+
+def _site_carbon(power) -> np.ndarray:
+    """Each site's mean carbon intensity over the horizon, kg/MWh: its grid's, or for a site
+    without a grid the mean of its sources weighted by what they can give (NaN: none)."""
+    grid = power.grid_carbon_kg_per_mwh.mean(axis=1)
+    available = power.capacity_mw[:, :, None] * power.capacity_factor  # (site, source, hour)
+    total = available.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sources = (available * power.carbon_kg_per_mwh).sum(axis=(1, 2)) / total
+    return np.where(power.grid_import_limit_mw > 0, grid, np.where(total > 0, sources, np.nan))
 
 
 _DEGREES_NORTH = {"units": "degrees_north", "description": "latitude (WGS84)"}

@@ -56,9 +56,10 @@ class TransferCosts:
 def transfer_costs(scenario: Scenario, mean_carbon_kg_per_mwh: np.ndarray) -> TransferCosts:
     """Price, energy, carbon and delay per GB between every pair of the scenario's sites.
 
-    ``mean_carbon_kg_per_mwh`` is each site's grid carbon averaged over the horizon
-    (NaN for a site without a grid, which then counts with the mean of the others):
-    network energy is drawn along the path, and the two ends stand for it.
+    ``mean_carbon_kg_per_mwh`` is each site's carbon intensity averaged over the
+    horizon (its grid's, or its sources'; NaN for a site with neither, which then
+    counts with the mean of the others): network energy is drawn along the path,
+    and the two ends stand for it.
     """
     settings = scenario.data_movement
     sites = list(scenario.sites.values())

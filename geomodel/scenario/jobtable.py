@@ -406,7 +406,9 @@ def _columns(
         f"no work: give one of {', '.join(c for c in WORK_COLUMNS if reader.has(c))}",
     )
     report(given.sum(axis=0) > 1, None, "work is given twice; give one work column per row")
-    needs_system = (~np.isnan(work["gpu_hours"]) | ~np.isnan(work["duration_h"])) & (systems == "")
+    needs_system = (
+        (~np.isnan(work["gpu_hours"]) | ~np.isnan(work["duration_h"])) & (systems == "") & ~unknown
+    )
     report(
         needs_system,
         "system",
