@@ -14,7 +14,7 @@ RENEWABLE_KINDS = frozenset({"solar", "wind", "hydro", "geothermal", "biomass"})
 KPI_SPECS: dict[str, tuple[str, str]] = {
     "energy_mwh": ("MWh", "facility energy over the horizon"),
     "cost_usd": ("USD", "energy cost (price multiplier applied)"),
-    "emissions_tco2": ("tCO2e", "emissions of the energy used"),
+    "emissions_tco2": ("tCO2e", "emissions of the energy used, sites and the network moving data"),
     "latency_ms_mean": ("ms", "demand-weighted mean round trip of served demand"),
     "latency_ms_p95": ("ms", "95th percentile round trip of served demand"),
     "unserved_fraction": ("1", "share of inference demand not served"),

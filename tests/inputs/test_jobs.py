@@ -91,3 +91,21 @@ def test_transfer_prices_follow_the_distance_class(tmp_path):
     assert inputs["transfer_kwh_per_gb"].sel(site="ca", to_site="de").item() == pytest.approx(0.00375)
     fixed = scenario(tmp_path, job, sites=sites, data_movement={"price": "1 USD/TB"})
     assert fixed["transfer_usd_per_gb"].sel(site="va", to_site="de").item() == pytest.approx(0.001)
+
+
+def test_every_default_figure_is_documented_with_its_source_type():
+    """docs/catalogues.md's data-movement table lists each figure of the defaults table."""
+    from pathlib import Path
+
+    from geomodel.inputs.data_movement import default_figures
+
+    doc = (Path(__file__).parents[2] / "docs" / "catalogues.md").read_text(encoding="utf-8")
+    section = doc.split("## Data movement")[1]
+    rows = [row for rows in default_figures().values() for row in rows]
+    assert len(rows) == 5
+    for row in rows:
+        value = float(row["value"])
+        shown = f"{value:,.0f}" if value >= 100 else f"{value:g}"
+        assert f"| {shown} {row['unit']} |" in section, row
+        assert f"| {row['source_type']} |" in section, row
+        assert row["source"], row

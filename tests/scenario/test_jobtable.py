@@ -222,3 +222,17 @@ def test_table_files_count_in_the_scenario_hash(tmp_path, catalog):
     first = load(tmp_path, TABLE, catalog).origin.scenario_hash
     write_rows(tmp_path, "name,gpu_hours,chips\na,9,8\n")
     assert load(tmp_path, TABLE, catalog).origin.scenario_hash != first
+
+
+def test_every_column_is_documented_as_the_reader_knows_it():
+    """docs/scenarios.md's column table is COLUMNS, row for row."""
+    from pathlib import Path
+
+    from geomodel.scenario.jobtable import COLUMNS
+
+    doc = (Path(__file__).parents[2] / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    block = doc.split("<!-- job-table columns: geomodel.scenario.jobtable.COLUMNS -->")[1]
+    block = block.split("<!-- job-table columns: end -->")[0]
+    rows = [line.strip("|").split("|") for line in block.strip().splitlines()[2:]]
+    documented = {cells[0].strip().strip("`"): (cells[1].strip(), cells[2].strip()) for cells in rows}
+    assert documented == COLUMNS
