@@ -44,6 +44,8 @@ class JobClasses:
     representative: np.ndarray  #: (class,) the first member, whose shared figures the class takes
     size: np.ndarray  #: (class,) number of members
     free: np.ndarray  #: (class,) members may split the class's plan any way (see module doc)
+    #: (class,) its chip cap can never bind: every member's work fits one step at its most chips
+    cap_redundant: np.ndarray
     names: np.ndarray  #: (class,) a lone job's own name, else ``first+more``
 
     def total(self, values: np.ndarray) -> np.ndarray:
@@ -78,7 +80,8 @@ def merge_classes(
     smallest_site = np.where(site_chips > 0, site_chips, np.inf).min(axis=1)
     mergeable = enabled & ~spans & np.isfinite(cap) & (cap <= smallest_site)
     with np.errstate(invalid="ignore", divide="ignore"):
-        free = mergeable & (columns.min_chips == 0) & (columns.work_eflop <= cap * slowest * shortest)
+        fits_a_step = (columns.min_chips == 0) & (columns.work_eflop <= cap * slowest * shortest)
+        free = mergeable & fits_a_step
         ratios = np.stack(
             [
                 columns.work_eflop / cap,
@@ -129,6 +132,7 @@ def merge_classes(
         representative=representative,
         size=size,
         free=free[representative] & (size > 1),
+        cap_redundant=fits_a_step[representative],
         names=names,
     )
 

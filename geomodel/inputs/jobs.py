@@ -187,6 +187,13 @@ def job_variables(
                 "variables (docs/model.md (6)); otherwise those rows could never bind",
             ),
             "job_members": variable("job", classes.size, "1", "training jobs merged into this class"),
+            "job_cap_binds": variable(
+                "job",
+                ~classes.cap_redundant,
+                "1",
+                "the job's max_chips can bind (false: its work fits one step at its most chips on its "
+                "slowest system, so the model leaves the rows out)",
+            ),
             "job_free_split": variable(
                 "job",
                 classes.free,

@@ -18,9 +18,9 @@ def _active_chips(m, sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int
     member-day hours of a typical-day step (``job_weight / weight``)."""
     share = inputs["job_weight"].values / inputs["weight"].values[None, :]
     active: dict[tuple[int, int, int], list] = defaultdict(list)
-    for index in sets.train:
-        j, s, h, t = index
-        active[s, h, t].append((m.train[index], min(1.0, float(share[j, t]))))
+    shares = np.minimum(1.0, share).tolist()
+    for (j, s, h, t), var in zip(sets.train, m.train.values(), strict=True):
+        active[s, h, t].append((var, shares[j][t]))
     for index in sets.infer:
         _, s, h, t = index
         active[s, h, t].append((m.infer[index], 1.0))

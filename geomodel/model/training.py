@@ -16,7 +16,7 @@ def define_training_work(
     m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.ndarray, integer: IntegerChoices
 ) -> None:
     """(1) Work: sum of wj dt x chips x PFLOPS x MFU x goodput = W_j; between min_chips and
-    max_chips per step.
+    max_chips per step (the max_chips rows only where they can bind).
 
     ``wj`` is the job's own weight of a step (``job_weight``): the step's weight where
     it lies in the job's window. Work is delivered exactly, never exceeded, so a step
@@ -31,12 +31,15 @@ def define_training_work(
     by_job: dict[int, list] = defaultdict(list)
     by_job_time: dict[tuple[int, int], list] = defaultdict(list)
     m.work_at = defaultdict(list)
-    for index in sets.train:
-        j, s, h, t = index
-        coef = job_hours[j, t] * pflops[j, h] * EFLOP_PER_PFLOPS_HOUR * mfu[j] * goodput[j, h]
-        by_job[j].append((coef, m.train[index]))
-        by_job_time[j, t].append(m.train[index])
-        m.work_at[j, s].append((coef, m.train[index]))
+    if sets.train:
+        j, s, h, t = np.array(sets.train).T
+        coefs = (
+            job_hours[j, t] * pflops[j, h] * EFLOP_PER_PFLOPS_HOUR * mfu[j] * goodput[j, h]
+        ).tolist()
+        for (j, s, _, t), coef, var in zip(sets.train, coefs, m.train.values(), strict=True):
+            by_job[j].append((coef, var))
+            by_job_time[j, t].append(var)
+            m.work_at[j, s].append((coef, var))
     work = inputs["work_eflop"].values
 
     def delivered(_, j):
@@ -47,8 +50,12 @@ def define_training_work(
 
     m.work = pyo.Constraint(range(len(sets.jobs)), rule=delivered, doc="training work delivered, EFLOP")
     max_chips = inputs["max_chips"].values
+    # a job whose work fits one step at its most chips never meets its cap (inputs: job_cap_binds)
+    binds = (
+        inputs["job_cap_binds"].values if "job_cap_binds" in inputs else np.ones(len(sets.jobs), bool)
+    )
     m.max_chips = pyo.Constraint(
-        list(by_job_time),
+        [(j, t) for j, t in by_job_time if binds[j]],
         rule=lambda _, j, t: (
             linear([1.0] * len(by_job_time[j, t]), by_job_time[j, t]) <= float(max_chips[j])
         ),
@@ -72,9 +79,8 @@ def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: 
     eligible = inputs["job_system_eligible"].values.astype(bool)
     max_chips = inputs["max_chips"].values
     at_site: dict[tuple[int, int, int], list] = defaultdict(list)
-    for index in sets.train:
-        j, s, _, t = index
-        at_site[j, s, t].append(m.train[index])
+    for (j, s, _, t), var in zip(sets.train, m.train.values(), strict=True):
+        at_site[j, s, t].append(var)
 
     def upper(j: int, s: int) -> float:
         site_chips = float((installed[s] * eligible[j]).sum() * availability[s])

@@ -109,3 +109,18 @@ def test_every_default_figure_is_documented_with_its_source_type():
         assert f"| {shown} {row['unit']} |" in section, row
         assert f"| {row['source_type']} |" in section, row
         assert row["source"], row
+
+
+def test_a_cap_that_cannot_bind_gets_no_rows(tmp_path):
+    # one H100 chip-hour at MFU 0.4 is 0.989 x 0.4 x 3.6 = 1.424 EFLOP; 8 chips for one
+    # hour give 11.4 EFLOP: a job of 8 GPU-hours fits one step at its cap, one of 9 does not
+    # (restart 0 and no checkpoint: goodput 1)
+    jobs = {
+        "fits": {"gpu_hours": 8, "system": "hgx_h100_8", "max_chips": 8, "restart": 0},
+        "longer": {"gpu_hours": 9, "system": "hgx_h100_8", "max_chips": 8, "restart": 0},
+    }
+    inputs = scenario(tmp_path, jobs)
+    assert dict(zip(inputs["job"].values, inputs["job_cap_binds"].values, strict=True)) == {
+        "fits": False,
+        "longer": True,
+    }
