@@ -46,6 +46,12 @@ def check_jobs(c: Any) -> None:
             )
         if job.data_size > 0 and job.origin is None:
             c.add((*path, "data_size"), "data needs an 'origin' site to move from")
+    if scenario.data_movement.delay and scenario.time.aggregation is not None:
+        c.add(
+            ("data_movement", "delay"),
+            "the data-movement delay needs plain time steps: typical days have no calendar "
+            "to wait on (drop time.aggregation or the delay)",
+        )
     installed = {s for site in scenario.sites.values() for s in site.systems}
     if not installed <= set(catalog.hardware) or any(
         job.system is not None and job.system not in catalog.hardware

@@ -115,3 +115,10 @@ def test_a_yaml_job_naming_an_unknown_system_or_origin(tmp_path, catalog, field)
         job = job.replace("system: hgx_h100_8", "system: hgx_h1OO_8")
     found = [p for p in problems(tmp_path, with_job(job), catalog) if p.severity == "error"]
     assert [p.path for p in found] == [f"training.pretrain.{field}"]
+
+
+def test_the_data_movement_delay_needs_plain_steps(tmp_path, catalog):
+    text = BASE.replace("  hours: 24\n", "  hours: 48\n  aggregation: {typical_days: 1}\n")
+    text += "data_movement: {delay: true}\n"
+    found = [p for p in problems(tmp_path, text, catalog) if p.severity == "error"]
+    assert [p.path for p in found] == ["data_movement.delay"]
