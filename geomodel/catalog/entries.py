@@ -9,7 +9,8 @@ hand the model a negative power or a latency of light faster than in vacuum.
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
 import numpy as np
 import pandas as pd
@@ -177,6 +178,22 @@ class PowerSource(CatalogEntry):
             },
             index=time_index,
         )
+
+    #: Settings a site may give a weather-driven profile (``weather:`` of a site's
+    #: source); None when the source has no weather-driven profile.
+    weather_options: ClassVar[frozenset[str] | None] = None
+
+    def weather_capacity_factor(
+        self, location: Location, weather: pd.DataFrame, options: Mapping[str, Any]
+    ) -> np.ndarray:
+        """Hourly capacity factor (0..1) from the measured weather at the site.
+
+        ``weather`` is indexed by the hours asked for, with ``temperature_c``,
+        ``relative_humidity_pct``, ``cloud_cover_pct`` and ``wind_speed_10m_m_s``;
+        ``options`` holds the site's settings among :attr:`weather_options`.
+        Sources with ``weather_options`` set override this.
+        """
+        raise NotImplementedError(f"power source {self.name!r} has no weather-driven profile")
 
     def profile(self, location: Location, time_index: pd.DatetimeIndex) -> pd.DataFrame:
         """The hourly profile, checked: right index, columns, bounds and no gaps."""

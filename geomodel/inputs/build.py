@@ -19,7 +19,9 @@ from geomodel.inputs.data_movement import transfer_costs
 from geomodel.inputs.dataset import variable
 from geomodel.inputs.jobs import first_steps, job_variables, plan_jobs, transfer_variables
 from geomodel.inputs.power import site_power
+from geomodel.inputs.pue import site_pue
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
+from geomodel.inputs.weather import site_weather_notes
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario
 
@@ -34,8 +36,9 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     services = list(scenario.inference)
     links = scenario_links(scenario, catalog)
     power = site_power(scenario, catalog, hours)
+    pue = site_pue(scenario, hours)
     planned = plan_jobs(scenario, catalog, systems, links, hours)
-    steps = _time_steps(scenario, power, services, regions, planned.windows, hours)
+    steps = _time_steps(scenario, power, pue, services, regions, planned.windows, hours)
     series = steps.series
 
     data: dict[str, xr.Variable] = {}
@@ -47,6 +50,12 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     )
     data.update(_sites(scenario, systems, catalog))
     data.update(
+        pue=variable(
+            ("site", "time"),
+            series["pue"],
+            "1",
+            "power usage effectiveness (facility / IT power) at each step",
+        ),
         grid_price_usd_per_mwh=variable(
             ("site", "time"), series["grid_price"], "USD/MWh", "grid energy price at the site"
         ),
@@ -146,6 +155,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         )
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
+    dataset.attrs["site_weather_json"] = json.dumps(site_weather_notes(scenario, catalog))
     aggregated = steps.typical_day_of is not None
     # as built: a 4-day horizon asked for 9 typical days has 4
     dataset.attrs["typical_days"] = int(steps.typical_day_of.max()) + 1 if aggregated else 0
@@ -153,7 +163,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     return dataset
 
 
-def _time_steps(scenario, power, services, regions, window, hours) -> TimeSteps:
+def _time_steps(scenario, power, pue, services, regions, window, hours) -> TimeSteps:
     """Hourly series on model steps: plain steps, or typical days when asked for.
 
     ``window`` is (window, hour): the distinct job windows; the steps' ``job_weight``
@@ -169,6 +179,7 @@ def _time_steps(scenario, power, services, regions, window, hours) -> TimeSteps:
         "capacity_factor": power.capacity_factor,
         "source_price": power.price_usd_per_mwh,
         "source_carbon": power.carbon_kg_per_mwh,
+        "pue": pue,
         "demand": demand,
     }
     aggregation = scenario.time.aggregation
@@ -221,7 +232,6 @@ def _sites(scenario: Scenario, systems: list[str], catalog: Catalog) -> dict[str
         "power_envelope_mw": variable(
             "site", [s.power_envelope for s in site_list], "MW", "facility power limit"
         ),
-        "pue": variable("site", [s.effective_pue for s in site_list], "1", "power usage effectiveness"),
         "availability": variable(
             "site",
             [s.availability for s in site_list],

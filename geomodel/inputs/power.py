@@ -9,6 +9,7 @@ import pandas as pd
 
 from geomodel.catalog import Catalog
 from geomodel.geo import Location
+from geomodel.inputs.weather import weather_capacity_factor
 from geomodel.scenario.schema import Scenario
 
 
@@ -54,7 +55,9 @@ def site_power(scenario: Scenario, catalog: Catalog, hours: pd.DatetimeIndex) ->
             capacity_mw[i, j] = supply.capacity
             custom = profile_series.get((site_name, name))
             factors = profile["capacity_factor"] if custom is None else custom
-            capacity_factor[i, j] = factors.to_numpy()
+            if supply.weather is not None:
+                factors = weather_capacity_factor(catalog, name, location, hours, supply.weather)
+            capacity_factor[i, j] = np.asarray(factors)
             price[i, j] = (
                 profile["price_usd_per_mwh"].to_numpy() if supply.price is None else supply.price
             )

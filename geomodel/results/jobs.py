@@ -187,7 +187,9 @@ def _idle_results(model, inputs: xr.Dataset, results: xr.Dataset) -> None:
         working[s, h, t] = sum((var.value or 0.0) * share for var, share in chips)
     idle_kw = inputs["idle_power_kw_per_chip"].values
     idle_mw = (np.maximum(powered - working, 0.0) * idle_kw[None, :, None]).sum(axis=1) / 1000.0
-    facility_idle = idle_mw * inputs["pue"].values[:, None]
+    facility_idle = (
+        idle_mw * inputs["pue"].broadcast_like(inputs["dt_hours"]).transpose("site", "time").values
+    )
     results["chips_powered_on"] = variable(
         ("site", "system", "time"),
         powered,

@@ -16,6 +16,7 @@ from geomodel.scenario.job_checks import check_jobs
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
 from geomodel.scenario.schema import InferenceService, Scenario, window_bounds
+from geomodel.scenario.weather_checks import check_weather
 
 
 @dataclass
@@ -270,6 +271,7 @@ def _plugins(c: Checker) -> None:
 
 CHECKS: tuple[Callable[[Checker], None], ...] = (
     _sites,
+    check_weather,
     _links,
     _training,
     check_jobs,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from geomodel.scenario.schema.fields import Fraction, Located, Name, Section
+from geomodel.scenario.schema.pue import ConstantPue, WeatherPue, parse_pue
+from geomodel.scenario.schema.weather import WeatherChoice
 from geomodel.scenario.units import Quantity
 
 #: Default PUE per cooling class (facts sheet section 4.5, mid-points of the estimate ranges).
@@ -42,6 +44,13 @@ class PowerSupply(Section):
     profile_column: str | None = Field(
         default=None, description="column of profile_csv", examples=["solar_pv"]
     )
+    weather: WeatherChoice = Field(
+        default=None,
+        description="`true` or settings: hourly output from the measured weather at the site "
+        "(solar: cloud cover; wind: 10 m wind speed and a turbine's power curve) instead of "
+        "the catalogue profile",
+        examples=[True],
+    )
 
     @model_validator(mode="after")
     def _csv_with_column(self) -> PowerSupply:
@@ -66,11 +75,10 @@ class Site(Located):
     power_envelope: Quantity("MW", gt=0) = Field(
         description="facility power limit (IT x PUE + DCI)", examples=["200 MW"]
     )
-    pue: float | None = Field(
+    pue: WeatherPue | ConstantPue | None = Field(
         default=None,
-        ge=1,
-        le=3,
-        description="power usage effectiveness (give this or 'cooling')",
+        description="power usage effectiveness, constant, or `{model: weather}` for hourly "
+        "PUE from the measured wet-bulb temperature (give this or 'cooling')",
         examples=[1.2],
         json_schema_extra={"unit": "1"},
     )
@@ -101,6 +109,11 @@ class Site(Located):
         examples=["US"],
     )
 
+    @field_validator("pue", mode="wrap")
+    @classmethod
+    def _pue_constant_or_weather(cls, value: object, _handler: object) -> float | WeatherPue | None:
+        return parse_pue(value)
+
     @model_validator(mode="after")
     def _pue_or_cooling(self) -> Site:
         if self.pue is None and self.cooling is None:
@@ -112,5 +125,8 @@ class Site(Located):
         return self
 
     @property
-    def effective_pue(self) -> float:
+    def effective_pue(self) -> float | None:
+        """The constant PUE (given, or the cooling class's); None when it follows the weather."""
+        if isinstance(self.pue, WeatherPue):
+            return None
         return self.pue if self.pue is not None else COOLING_PUE[self.cooling]
