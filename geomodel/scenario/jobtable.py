@@ -468,6 +468,7 @@ def _columns(
     report((data_gb > 0) & (origin_names == ""), "data_gb", "data needs an 'origin' site to move from")
     allowed = _allowed(reader, scenario, spec, origin, origin_names)
     degrees = {d: reader.number(d, low=1, whole=True) for d in ("tp", "ep", "pp")}
+    degrees = {d: np.where(np.isnan(v), 1, v).astype(np.int64) for d, v in degrees.items()}
     gradient = reader.number("gradient_gb", low=0, low_inclusive=False, unit="GB")
     keep = ~outside
     return JobColumns(
@@ -481,9 +482,7 @@ def _columns(
         precision=precision.astype(object),
         max_chips=cap,
         min_chips=np.where(np.isnan(min_chips), 0.0, min_chips),
-        tp=np.where(np.isnan(degrees["tp"]), 1, degrees["tp"]).astype(np.int64),
-        ep=np.where(np.isnan(degrees["ep"]), 1, degrees["ep"]).astype(np.int64),
-        pp=np.where(np.isnan(degrees["pp"]), 1, degrees["pp"]).astype(np.int64),
+        **degrees,
         start_h=start_h,
         end_h=end_h,
         origin=origin,
