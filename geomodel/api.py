@@ -19,6 +19,7 @@ from pyomo.common.gc_manager import PauseGC
 
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.build import build_inputs
+from geomodel.inputs.provenance import SIGNAL_ATTRIBUTES
 from geomodel.model.basics import IntegerChoices
 from geomodel.model.build import build_model
 from geomodel.model.objective import OBJECTIVE_TERMS
@@ -48,6 +49,9 @@ TERM_KPIS = dict(
             "latency_cost_term_usd",
             "unserved_cost_term_usd",
             "extension_cost_term_usd",
+            "investment_cost_term_usd",
+            "fixed_om_cost_term_usd",
+            "storage_cost_term_usd",
             "transfer_cost_term_usd",
         ),
         strict=True,
@@ -307,6 +311,7 @@ def _result(model, inputs, outcome: SolveOutcome, build_seconds: float, messages
                 "timezone",
                 "geomodel_version",
                 "plugin_versions",
+                *SIGNAL_ATTRIBUTES,
             )
             if k in inputs.attrs
         }

@@ -36,11 +36,20 @@ SERIES_ZONES: dict[str, str] = {
 }
 
 
+class _Archive(dict):
+    """The archive's arrays by name, each read (decompressed) on first use only: a
+    scenario on two grid zones need not inflate the weather of sixteen."""
+
+    def __missing__(self, name: str) -> np.ndarray:
+        path = files("geomodel_builtins").joinpath("data", f"{ARCHIVE}.npz")
+        with path.open("rb") as handle, np.load(handle, allow_pickle=False) as stored:
+            self[name] = stored[name]
+        return self[name]
+
+
 @cache
-def _archive() -> dict[str, np.ndarray]:
-    path = files("geomodel_builtins").joinpath("data", f"{ARCHIVE}.npz")
-    with path.open("rb") as handle, np.load(handle, allow_pickle=False) as stored:
-        return {name: stored[name] for name in stored.files}
+def _archive() -> _Archive:
+    return _Archive()
 
 
 def data_hours() -> pd.DatetimeIndex:
@@ -59,16 +68,22 @@ def data_positions(hours: pd.DatetimeIndex) -> np.ndarray:
     a few days at a year's ends repeat. Hours of the data year itself map to themselves.
     """
     utc = hours.tz_convert("UTC")
-    dates = utc.normalize().tz_localize(None)
-    day = np.where((dates.month == 2) & (dates.day == 29), 28, dates.day)
-    target = pd.to_datetime({"year": DATA_YEAR, "month": dates.month, "day": day})
-    weeks = np.round((dates - pd.DatetimeIndex(target)).days.to_numpy() / 7.0)
-    data_dates = dates - pd.to_timedelta(weeks * 7, unit="D")
-    first, last = pd.Timestamp(f"{DATA_YEAR}-01-01"), pd.Timestamp(f"{DATA_YEAR}-12-31")
-    week = pd.Timedelta(days=7)
-    data_dates = data_dates.where(data_dates >= first, data_dates + week)
-    data_dates = data_dates.where(data_dates <= last, data_dates - week)
-    return ((data_dates - first).days.to_numpy() * 24 + utc.hour.to_numpy()).astype(np.int64)
+    days = utc.as_unit("s").asi8 // 86_400  # whole days since 1970-01-01 (UTC)
+    month, day = utc.month.to_numpy(), utc.day.to_numpy()
+    day = np.where((month == 2) & (day == 29), 28, day)
+    first = pd.Timestamp(f"{DATA_YEAR}-01-01").value // (86_400 * 10**9)
+    # the same month and day in the data year, as days since 1970 (the data year is not a leap year)
+    target = first + _MONTH_STARTS[month - 1] + day - 1
+    offset = days - target
+    data_days = days - np.round(offset / 7.0).astype(np.int64) * 7 - first  # day of the data year
+    data_days = np.where(data_days < 0, data_days + 7, data_days)
+    data_days = np.where(data_days > _DAYS - 1, data_days - 7, data_days)
+    return (data_days * 24 + utc.hour.to_numpy()).astype(np.int64)
+
+
+#: Day of the (non-leap) data year on which each month starts, and the year's days.
+_MONTH_STARTS = np.cumsum([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30])
+_DAYS = 365
 
 
 def fill_missing(values: np.ndarray) -> tuple[np.ndarray, int]:
@@ -97,10 +112,24 @@ class AlignedSeries:
     filled_hours: int
 
 
-def aligned_series(zone: str, series: str, hours: pd.DatetimeIndex) -> AlignedSeries:
-    """One series of one zone on ``hours`` (any year): filled, then read by the weekday rule."""
+def aligned_series(
+    zone: str, series: str, hours: pd.DatetimeIndex, positions: np.ndarray | None = None
+) -> AlignedSeries:
+    """One series of one zone on ``hours`` (any year): filled, then read by the weekday rule.
+
+    ``positions`` may pass :func:`data_positions` of ``hours`` when several series are
+    read on the same hours."""
+    values, filled = filled_year(zone, series)
+    where = data_positions(hours) if positions is None else positions
+    return AlignedSeries(values=values[where], filled_hours=filled)
+
+
+@cache
+def filled_year(zone: str, series: str) -> tuple[np.ndarray, int]:
+    """:func:`fill_missing` of one zone's series, kept: (the year, hours filled)."""
     values, filled = fill_missing(measured_series(zone, series))
-    return AlignedSeries(values=values[data_positions(hours)], filled_hours=filled)
+    values.setflags(write=False)
+    return values, filled
 
 
 def zones_with(series: str) -> tuple[str, ...]:

@@ -18,7 +18,16 @@ from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.data_movement import transfer_costs
 from geomodel.inputs.dataset import variable
 from geomodel.inputs.jobs import first_steps, job_variables, plan_jobs, transfer_variables
+from geomodel.inputs.planning import (
+    build_plan,
+    planning_attributes,
+    planning_variables,
+    with_planned_links,
+    with_planned_sources,
+    with_planned_systems,
+)
 from geomodel.inputs.power import site_power
+from geomodel.inputs.provenance import signal_attributes
 from geomodel.inputs.pue import site_pue
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.inputs.weather import site_weather_notes
@@ -30,12 +39,15 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     """The inputs Dataset of a loaded scenario."""
     catalog = catalog if catalog is not None else build_catalog()
     hours = scenario.time.hourly_index()
+    plan = build_plan(scenario, catalog)  # None unless the scenario may build something
     sites = list(scenario.sites)
-    systems = sorted({s for site in scenario.sites.values() for s in site.systems})
+    systems = with_planned_systems(
+        sorted({s for site in scenario.sites.values() for s in site.systems}), plan
+    )
     regions = list(scenario.regions)
     services = list(scenario.inference)
-    links = scenario_links(scenario, catalog)
-    power = site_power(scenario, catalog, hours)
+    links = with_planned_links(scenario_links(scenario, catalog), plan)
+    power = site_power(with_planned_sources(scenario, plan), catalog, hours)
     pue = site_pue(scenario, hours)
     planned = plan_jobs(scenario, catalog, systems, links, hours)
     steps = _time_steps(scenario, power, pue, services, regions, planned.windows, hours)
@@ -111,6 +123,9 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     data.update(jobs)
     data.update(transfer_variables(transfer))
     data.update(_links(links))
+    data.update(
+        planning_variables(plan, scenario, systems, power.sources, links, power.grid_import_limit_mw)
+    )
     coords = {
         "time": (
             "time",
@@ -155,6 +170,8 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         )
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
+    dataset.attrs.update(planning_attributes(plan, scenario, steps.weight * steps.dt_hours))
+    dataset.attrs.update(signal_attributes(scenario, power.grid_basis))
     dataset.attrs["site_weather_json"] = json.dumps(site_weather_notes(scenario, catalog))
     aggregated = steps.typical_day_of is not None
     # as built: a 4-day horizon asked for 9 typical days has 4

@@ -54,9 +54,13 @@ def plan_jobs(
     """Columns, rates and distinct windows of every training job of ``scenario``."""
     columns = scenario_job_columns(scenario, catalog)
     specs = [catalog.hardware_system(s) for s in systems]
+    # every chip there could be: installed, or the build maximum (planning)
     installed = np.array(
         [
-            [site.systems.get(s, 0) * h.chips_per_system for s, h in zip(systems, specs, strict=True)]
+            [
+                site.most_systems.get(s, 0) * h.chips_per_system
+                for s, h in zip(systems, specs, strict=True)
+            ]
             for site in scenario.sites.values()
         ],
         dtype=float,

@@ -9,6 +9,7 @@ import xarray as xr
 from geomodel.inputs.dataset import variable
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
 from geomodel.results.jobs import add_job_results
+from geomodel.results.planning import add_planning_results
 
 
 def _values(var: pyo.Var, index: list) -> np.ndarray:
@@ -152,6 +153,7 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
     )
     _per_workload_energy(results, inputs, weight_hours)
     _extension_variables(model, results)
+    add_planning_results(model, results)
     add_job_results(model, results)  # job classes split back, data moved, idle chips
     return results
 

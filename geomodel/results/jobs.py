@@ -8,14 +8,14 @@ a proportional class takes its share of the work at every site; a member of a
 freely split class takes its own work away from its data (``away``) and the rest
 at its origin. :func:`member_schedule` gives one job's chips step by step.
 
-The fleet side: chips powered on, the idle power and energy of chips that are on
-but not working, and the energy cost split into what was paid and what was
-earned in hours of negative prices.
+The fleet side: chips powered on, and the idle power and energy of chips that are
+on but not working.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.inputs.dataset import variable
@@ -23,8 +23,6 @@ from geomodel.model.power import shed_idle_power
 
 #: KPIs this module adds: name -> (units, description)
 JOB_KPI_SPECS: dict[str, tuple[str, str]] = {
-    "energy_cost_paid_usd": ("USD", "energy bought at non-negative prices"),
-    "energy_earned_usd": ("USD", "paid for taking energy at negative prices (cost_usd = paid - earned)"),
     "idle_energy_mwh": ("MWh", "facility energy of chips powered on but not working"),
     "idle_energy_share": ("1", "idle_energy_mwh / energy_mwh"),
     "transfer_gb": ("GB", "data moved to run jobs away from their origin"),
@@ -168,10 +166,17 @@ def _class_site_totals(results: xr.Dataset, inputs: xr.Dataset, what: str) -> np
 
 def _idle_results(model, inputs: xr.Dataset, results: xr.Dataset) -> None:
     """Chips powered on, and the power and energy of those on but not working."""
-    installed = inputs["chips_installed"].values
+    installed = inputs["chips_installed"].values.astype(float)
     n_sites, n_systems = installed.shape
     n_time = inputs.sizes["time"]
     integer = model.integer
+    capacity = getattr(model, "capacity", None)
+    if capacity is not None:  # planning: built chips draw idle power as installed ones do
+        installed = np.array(
+            [[capacity.chips(s, h).expression() for h in range(n_systems)] for s in range(n_sites)],
+            dtype=object,
+        )
+        installed = np.vectorize(lambda e: float(pyo.value(e)))(installed).astype(float)
     powered = np.broadcast_to(installed[:, :, None], (n_sites, n_systems, n_time)).copy()
     if integer.systems_on_off:
         powered[:] = 0.0
@@ -211,15 +216,12 @@ def _idle_results(model, inputs: xr.Dataset, results: xr.Dataset) -> None:
     )
 
 
-def add_job_kpis(kpis: dict, results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
-    """Idle energy, paid and earned energy cost, data moved; transfer emissions join emissions_tco2."""
+def add_job_kpis(kpis: dict, results: xr.Dataset) -> None:
+    """Idle energy and data moved; transfer emissions join emissions_tco2."""
     energy = float(results["energy_mwh"].sum())
     idle = float(results["idle_energy_mwh"].sum())
-    paid, earned = _paid_and_earned(results, inputs, weight_hours)
     transfer_emissions = float(results["job_transfer_emissions_tco2"].sum())
     kpis.update(
-        energy_cost_paid_usd=paid,
-        energy_earned_usd=earned,
         idle_energy_mwh=idle,
         idle_energy_share=idle / energy if energy > 0 else 0.0,
         transfer_gb=float(results["job_moved_gb"].sum()),
@@ -228,24 +230,6 @@ def add_job_kpis(kpis: dict, results: xr.Dataset, inputs: xr.Dataset, weight_hou
         transfer_emissions_tco2=transfer_emissions,
     )
     kpis["emissions_tco2"] = kpis.get("emissions_tco2", 0.0) + transfer_emissions
-
-
-def _paid_and_earned(
-    results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray
-) -> tuple[float, float]:
-    """Energy cost at positive prices, and money earned at negative prices (both >= 0)."""
-    multiplier = float(inputs.attrs.get("energy_price_multiplier", 1.0))
-    hours = weight_hours[None, :]
-    grid = (
-        results["grid_import_mw"].values * inputs["grid_price_usd_per_mwh"].values * multiplier * hours
-    )
-    flows = [grid]
-    if results["generation_mw"].sizes.get("source", 0):
-        price = inputs["source_price_usd_per_mwh"].values * multiplier
-        flows.append(results["generation_mw"].values * price * hours[:, None, :])
-    paid = sum(float(np.clip(f, 0, None).sum()) for f in flows)
-    earned = sum(float(-np.clip(f, None, 0).sum()) for f in flows)
-    return paid, earned
 
 
 def member_schedule(results: xr.Dataset, inputs: xr.Dataset, name: str) -> xr.DataArray:

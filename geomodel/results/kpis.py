@@ -6,6 +6,7 @@ import numpy as np
 import xarray as xr
 
 from geomodel.results.jobs import JOB_KPI_SPECS, add_job_kpis
+from geomodel.results.planning import planning_kpis
 
 #: Source kinds counted as renewable in ``renewable_share``.
 RENEWABLE_KINDS = frozenset({"solar", "wind", "hydro", "geothermal", "biomass"})
@@ -13,18 +14,37 @@ RENEWABLE_KINDS = frozenset({"solar", "wind", "hydro", "geothermal", "biomass"})
 #: KPI name -> (units, description); the order is the order of KPI tables.
 KPI_SPECS: dict[str, tuple[str, str]] = {
     "energy_mwh": ("MWh", "facility energy over the horizon"),
-    "cost_usd": ("USD", "energy cost (price multiplier applied)"),
+    "cost_usd": (
+        "USD",
+        "energy cost (price multiplier applied), net: what negative-price hours earned is deducted",
+    ),
+    "negative_price_earnings_usd": (
+        "USD",
+        "what energy taken in negative-price hours earned (>= 0; already deducted in cost_usd)",
+    ),
     "emissions_tco2": ("tCO2e", "emissions of the energy used, sites and the network moving data"),
     "latency_ms_mean": ("ms", "demand-weighted mean round trip of served demand"),
     "latency_ms_p95": ("ms", "95th percentile round trip of served demand"),
     "unserved_fraction": ("1", "share of inference demand not served"),
     "renewable_share": ("1", "share of energy from on-site or contracted renewable sources"),
+    "capex_usd_per_year": (
+        "USD/year",
+        "annuity of the capex of what is built (0 without build options)",
+    ),
+    "fixed_om_usd_per_year": ("USD/year", "fixed O&M of what is built, a year"),
+    "opex_usd": ("USD", "energy and carbon cost over the horizon (and battery wear)"),
+    "total_cost_usd_per_year": ("USD/year", "capex annuity + fixed O&M + opex scaled to a year"),
+    "usd_per_eflop": ("USD/EFLOP", "training's share of the yearly total per EFLOP of training done"),
+    "usd_per_mtoken": ("USD/Mtoken", "inference's share of the yearly total per Mtoken served"),
     "objective": ("USD", "weighted objective value"),
     "energy_cost_term_usd": ("USD", "objective term: energy cost"),
     "carbon_cost_term_usd": ("USD", "objective term: carbon price x emissions"),
     "latency_cost_term_usd": ("USD", "objective term: latency weight x served latency"),
     "unserved_cost_term_usd": ("USD", "objective term: unserved-demand penalty"),
     "extension_cost_term_usd": ("USD", "objective term: model extensions"),
+    "investment_cost_term_usd": ("USD", "objective term: annuity of what is built, horizon's share"),
+    "fixed_om_cost_term_usd": ("USD", "objective term: fixed O&M of what is built, horizon's share"),
+    "storage_cost_term_usd": ("USD", "objective term: wear of built batteries"),
     "transfer_cost_term_usd": ("USD", "objective term: transfer price of data moved"),
     **JOB_KPI_SPECS,
     "solver_status": ("", "optimal, time_limit, infeasible, unbounded or error"),
@@ -46,6 +66,22 @@ def weighted_quantile(values: np.ndarray, weights: np.ndarray, quantile: float) 
     return float(sorted_values[min(position, len(sorted_values) - 1)])
 
 
+def negative_price_earnings_usd(
+    results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray
+) -> float:
+    """Money earned by energy taken at negative prices: sum over steps of weighted hours x
+    power taken x -price where the price (x the objective's multiplier) is below zero, for
+    grid imports and generators alike."""
+    multiplier = float(inputs.attrs.get("energy_price_multiplier", 1.0))
+    grid_price = inputs["grid_price_usd_per_mwh"].values * multiplier
+    earned = (results["grid_import_mw"].values * np.maximum(-grid_price, 0.0)).sum(axis=0)
+    if results["generation_mw"].sizes.get("source", 0):
+        source_price = inputs["source_price_usd_per_mwh"].values * multiplier
+        generation = results["generation_mw"].values
+        earned = earned + (generation * np.maximum(-source_price, 0.0)).sum(axis=(0, 1))
+    return float((earned * weight_hours).sum())
+
+
 def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> dict:
     """Energy, cost, emissions, latency and service KPIs from a results Dataset."""
     weights = xr.DataArray(weight_hours, dims="time")
@@ -53,6 +89,7 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
     kpis: dict = {
         "energy_mwh": energy,
         "cost_usd": float(results["energy_cost_usd"].sum()),
+        "negative_price_earnings_usd": negative_price_earnings_usd(results, inputs, weight_hours),
         "emissions_tco2": float(results["emissions_tco2"].sum()),
     }
     served = results["served_tokens_per_s"] * weights  # token-hours/s, proportional to tokens
@@ -74,5 +111,6 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
         kpis["renewable_share"] = share
     else:
         kpis["renewable_share"] = 0.0
-    add_job_kpis(kpis, results, inputs, weight_hours)
+    kpis.update(planning_kpis(results, inputs, weight_hours))
+    add_job_kpis(kpis, results)
     return kpis

@@ -52,7 +52,7 @@ def check_jobs(c: Any) -> None:
             "the data-movement delay needs plain time steps: typical days have no calendar "
             "to wait on (drop time.aggregation or the delay)",
         )
-    installed = {s for site in scenario.sites.values() for s in site.systems}
+    installed = {s for site in scenario.sites.values() for s in site.most_systems}
     if not installed <= set(catalog.hardware) or any(
         job.system is not None and job.system not in catalog.hardware
         for job in scenario.training.values()
@@ -71,12 +71,13 @@ class _Judge:
         self.c = c
         self.columns = columns
         scenario, catalog = c.scenario, c.catalog
-        self.systems = sorted({s for site in scenario.sites.values() for s in site.systems})
+        self.systems = sorted({s for site in scenario.sites.values() for s in site.most_systems})
         specs = [catalog.hardware_system(s) for s in self.systems]
+        # chips there could be: installed, or the build maximum where systems may be added
         self.installed = np.array(
             [
                 [
-                    site.systems.get(s, 0) * h.chips_per_system * site.availability
+                    site.most_systems.get(s, 0) * h.chips_per_system * site.availability
                     for s, h in zip(self.systems, specs, strict=True)
                 ]
                 for site in scenario.sites.values()

@@ -43,6 +43,7 @@ class ScenarioOrigin:
     warnings: list[Problem] = field(default_factory=list)
     demand_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
     profile_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
+    grid_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
     #: job tables read as columns, and how problems name each table's file
     job_tables: dict[str, Any] = field(default_factory=dict)
     job_table_labels: dict[str, Any] = field(default_factory=dict)
@@ -251,13 +252,15 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
     index = scenario.time.hourly_index()
     document = origin.document
 
-    def read(where: tuple, csv: str, column: str, fraction: bool) -> pd.Series | None:
+    def read(
+        where: tuple, csv: str, column: str, fraction: bool, negative: bool = False
+    ) -> pd.Series | None:
         try:
             base = document.folder_of(where, origin.folder)
             target = resolve_inside(
                 base, csv, origin.folder, ".".join(map(str, where)), document.position(where)
             )
-            series = read_csv_series(target, column, index, fraction=fraction)
+            series = read_csv_series(target, column, index, fraction=fraction, negative=negative)
         except ScenarioError as error:
             problems.extend(error.problems)
             return None
@@ -279,12 +282,23 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
             if series is not None:
                 origin.demand_series[(region_name, service)] = series * demand.scale
     for site_name, site in scenario.sites.items():
-        for source, supply in site.power_sources.items():
-            if supply.profile_csv is not None:
-                where = ("sites", site_name, "power_sources", source, "profile_csv")
+        supplies = [(("power_sources", n), n, supply) for n, supply in site.power_sources.items()]
+        if site.build is not None:  # a source only built here may bring its own profile
+            supplies += [
+                (("build", "power_sources", n), n, o) for n, o in site.build.power_sources.items()
+            ]
+        for section, source, supply in supplies:
+            if supply.profile_csv is not None and (site_name, source) not in origin.profile_series:
+                where = ("sites", site_name, *section, "profile_csv")
                 series = read(where, supply.profile_csv, supply.profile_column, fraction=True)
                 if series is not None:
                     origin.profile_series[(site_name, source)] = series
+        for kind, own in (("price", site.grid_price), ("carbon", site.grid_carbon)):
+            if own is not None and own.csv is not None:
+                where = ("sites", site_name, f"grid_{kind}", "csv")
+                series = read(where, own.csv, own.column, fraction=False, negative=kind == "price")
+                if series is not None:
+                    origin.grid_series[(site_name, kind)] = series
     return problems
 
 

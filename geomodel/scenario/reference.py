@@ -34,11 +34,13 @@ COOLING_END = "<!-- cooling: end -->"
 KEY_NAMES = {
     "sites": "<site>",
     "power_sources": "<source>",
+    "systems": "<system>",
     "regions": "<region>",
     "demand": "<service>",
     "training": "<job>",
     "job_tables": "<table>",
     "inference": "<service>",
+    "grid_prices": "<grid>",
 }
 
 

@@ -44,6 +44,18 @@ FIELD_UNITS: dict[str, str] = {
     "price_usd_per_mwh": "USD/MWh",
     "carbon_kg_per_mwh": "kgCO2e/MWh",
     "capacity_factor": "fraction",
+    "capex_usd_per_unit": "USD per unit",
+    "fixed_om_usd_per_unit_year": "USD per unit a year",
+    "variable_cost_usd_per_mwh": "USD/MWh",
+    "lifetime_years": "years",
+    "gbit_s_per_unit": "Gb/s",
+    "cost_year": "year",
+    "usd_year": "year",
+    "price_adder_usd_per_mwh": "USD/MWh",
+    "carbon_other_basis_kg_per_mwh": "kgCO2e/MWh",
+    "shaped_price_usd_per_mwh": "USD/MWh",
+    "shaped_carbon_kg_per_mwh": "kgCO2e/MWh",
+    "retail_price_usd_per_mwh": "USD/MWh",
 }
 
 #: Unit -> (factor, what the value was probably given in): a value v outside the

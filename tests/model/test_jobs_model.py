@@ -51,8 +51,7 @@ def test_work_is_delivered_exactly_even_when_power_is_paid_for(tmp_path, catalog
     energy_mwh = (80 * h100.idle_kw * 4 + 40 * h100.working_extra_kw) * 1.2 / 1000
     assert result.kpis["energy_mwh"] == pytest.approx(energy_mwh, rel=REL)
     assert result.kpis["cost_usd"] == pytest.approx(-20 * energy_mwh, rel=REL)
-    assert result.kpis["energy_earned_usd"] == pytest.approx(20 * energy_mwh, rel=REL)
-    assert result.kpis["energy_cost_paid_usd"] == pytest.approx(0.0, abs=1e-9)
+    assert result.kpis["negative_price_earnings_usd"] == pytest.approx(20 * energy_mwh, rel=REL)
 
 
 def test_idle_power_is_paid_only_on_powered_on_chips_when_shed(tmp_path, catalog, h100):
@@ -89,7 +88,7 @@ def test_shed_chips_are_powered_within_installed_x_availability(tmp_path, catalo
     on = result.dataset["chips_powered_on"].sum("system")
     assert on.values.ravel() == pytest.approx([40] * 4, rel=REL)
     energy_mwh = (40 * 4 * h100.idle_kw + 16 * h100.working_extra_kw) * 1.2 / 1000
-    assert result.kpis["energy_earned_usd"] == pytest.approx(10 * energy_mwh, rel=REL)
+    assert result.kpis["negative_price_earnings_usd"] == pytest.approx(10 * energy_mwh, rel=REL)
 
 
 # ---- (7) data movement ----

@@ -25,9 +25,28 @@ from geomodel.scenario.schema.options import (
     Objective,
     SolverOptions,
 )
+from geomodel.scenario.schema.planning import (
+    CORE_ASSET_CLASSES,
+    BatteryBuild,
+    CapacityBuild,
+    EnergyBuild,
+    Finance,
+    LinkCandidate,
+    SiteBuild,
+    SourceBuild,
+    SystemBuild,
+)
 from geomodel.scenario.schema.regions import ONE_DAY_SHAPE, Demand, Region
 from geomodel.scenario.schema.scenario import Scenario
-from geomodel.scenario.schema.sites import COOLING_PUE, PowerSupply, Site
+from geomodel.scenario.schema.signals import DEFAULT_CARBON_BASIS, PriceTerms, Signals
+from geomodel.scenario.schema.sites import (
+    COOLING_PUE,
+    OwnSeries,
+    PowerSupply,
+    Site,
+    SiteGridCarbon,
+    SiteGridPrice,
+)
 from geomodel.scenario.schema.time import Aggregation, TimeSpec
 from geomodel.scenario.schema.workloads import (
     InferenceService,
@@ -39,18 +58,25 @@ from geomodel.scenario.schema.workloads import (
 
 __all__ = [
     "COOLING_PUE",
+    "CORE_ASSET_CLASSES",
+    "DEFAULT_CARBON_BASIS",
     "NAME_PATTERN",
     "ONE_DAY_SHAPE",
     "Aggregation",
+    "BatteryBuild",
+    "CapacityBuild",
     "Count",
     "DataMovement",
     "Demand",
+    "EnergyBuild",
+    "Finance",
     "Fraction",
     "InferenceService",
     "IntegerOptions",
     "JobTable",
     "LatencyModel",
     "Latitude",
+    "LinkCandidate",
     "LinkMesh",
     "LinkRoute",
     "Links",
@@ -58,13 +84,21 @@ __all__ = [
     "Longitude",
     "Name",
     "Objective",
+    "OwnSeries",
     "PowerSupply",
     "Precision",
+    "PriceTerms",
     "Region",
     "Scenario",
     "Section",
+    "Signals",
     "Site",
+    "SiteBuild",
+    "SiteGridCarbon",
+    "SiteGridPrice",
     "SolverOptions",
+    "SourceBuild",
+    "SystemBuild",
     "TimeSpec",
     "Timestamp",
     "TrainingJob",

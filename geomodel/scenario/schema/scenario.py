@@ -10,7 +10,9 @@ from geomodel.scenario.schema.fields import Name, Section
 from geomodel.scenario.schema.job_tables import DataMovement, JobTable
 from geomodel.scenario.schema.links import Links
 from geomodel.scenario.schema.options import LatencyModel, Objective, SolverOptions
+from geomodel.scenario.schema.planning import Finance
 from geomodel.scenario.schema.regions import Region
+from geomodel.scenario.schema.signals import Signals
 from geomodel.scenario.schema.sites import Site
 from geomodel.scenario.schema.time import TimeSpec
 from geomodel.scenario.schema.workloads import InferenceService, TrainingJob
@@ -63,10 +65,20 @@ class Scenario(Section):
         description="user-to-site latency model",
         examples=[{"route_factor": 1.3}],
     )
+    signals: Signals = Field(
+        default_factory=Signals,
+        description="grid series (measured or shaped), carbon basis and price terms per region",
+        examples=[{"carbon_basis": "direct"}],
+    )
     objective: Objective = Field(
         default_factory=Objective,
         description="weights of the objective terms",
         examples=[{"carbon_price": "50 USD/tCO2"}],
+    )
+    finance: Finance = Field(
+        default_factory=Finance,
+        description="discount rate and lifetimes that turn capex into a yearly payment (planning)",
+        examples=[{"discount_rate": 0.07}],
     )
     solver: SolverOptions = Field(
         default_factory=SolverOptions, description="solver options", examples=[{"time_limit": "120 s"}]

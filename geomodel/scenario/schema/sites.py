@@ -7,7 +7,9 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from geomodel.scenario.schema.fields import Fraction, Located, Name, Section
+from geomodel.scenario.schema.planning import SiteBuild
 from geomodel.scenario.schema.pue import ConstantPue, WeatherPue, parse_pue
+from geomodel.scenario.schema.signals import PriceTerms
 from geomodel.scenario.schema.weather import WeatherChoice
 from geomodel.scenario.units import Quantity
 
@@ -59,6 +61,55 @@ class PowerSupply(Section):
         return self
 
 
+class OwnSeries(Section):
+    """A site's own hourly series in place of the grid region's: a constant or a CSV column."""
+
+    constant: float | None = Field(default=None, description="a flat value", examples=[1.0])
+    csv: str | None = Field(
+        default=None,
+        description="CSV with a 'time' column and hourly values covering the horizon",
+        examples=["data/ashburn-grid.csv"],
+    )
+    column: str | None = Field(default=None, description="column of csv", examples=["value"])
+
+    @model_validator(mode="after")
+    def _csv_with_column(self) -> OwnSeries:
+        if (self.csv is None) != (self.column is None):
+            raise ValueError("'csv' and 'column' go together")
+        if self.csv is not None and self.constant is not None:
+            raise ValueError("give 'constant' or 'csv', not both")
+        return self
+
+    @property
+    def given(self) -> bool:
+        """True when the site brings its own series (constant or CSV)."""
+        return self.csv is not None or self.constant is not None
+
+
+class SiteGridPrice(OwnSeries, PriceTerms):
+    """What this site pays for grid power: its own adder and multiplier, or its own series."""
+
+    constant: Quantity("USD/MWh", ge=-1000, le=5000) | None = Field(
+        default=None, description="a flat price replacing the region's series", examples=["80 USD/MWh"]
+    )
+
+
+class SiteGridCarbon(OwnSeries):
+    """This site's own grid carbon intensity (in the scenario's carbon basis)."""
+
+    constant: Quantity("kgCO2/MWh", ge=0, le=2000) | None = Field(
+        default=None,
+        description="a flat carbon intensity replacing the region's series (kgCO2e/MWh = gCO2e/kWh)",
+        examples=["120 kgCO2/MWh"],
+    )
+
+    @model_validator(mode="after")
+    def _something_given(self) -> SiteGridCarbon:
+        if not self.given:
+            raise ValueError("give 'constant' or 'csv' with 'column'")
+        return self
+
+
 class Site(Located):
     """A data centre: location, power, cooling and installed hardware."""
 
@@ -67,13 +118,27 @@ class Site(Located):
         description="grid power source (kind grid) by catalogue name; none = off-grid",
         examples=["grid_us_tx_ercot"],
     )
+    grid_price: SiteGridPrice | None = Field(
+        default=None,
+        description=(
+            "this site's price terms (adder, multiplier; over the scenario's for its region) "
+            "or its own price series (constant or csv)"
+        ),
+        examples=[{"adder": "30 USD/MWh"}, {"csv": "data/ashburn-grid.csv", "column": "usd_mwh"}],
+    )
+    grid_carbon: SiteGridCarbon | None = Field(
+        default=None,
+        description="this site's own grid carbon series (constant or csv), in the scenario's basis",
+        examples=[{"constant": "120 kgCO2/MWh"}],
+    )
     grid_import_limit: Quantity("MW", ge=0) | None = Field(
         default=None,
         description="most the grid connection delivers (default: the power envelope)",
         examples=["150 MW"],
     )
-    power_envelope: Quantity("MW", gt=0) = Field(
-        description="facility power limit (IT x PUE + DCI)", examples=["200 MW"]
+    power_envelope: Quantity("MW", ge=0) = Field(
+        description="facility power limit (IT x PUE + DCI); 0 only with build.power_envelope",
+        examples=["200 MW"],
     )
     pue: WeatherPue | ConstantPue | None = Field(
         default=None,
@@ -108,6 +173,11 @@ class Site(Located):
         description="country or data-residency zone, matched by training jobs' 'jurisdictions'",
         examples=["US"],
     )
+    build: SiteBuild | None = Field(
+        default=None,
+        description="what may be built here, at what cost (planning mode, docs/planning.md)",
+        examples=[{"systems": {"gb200_nvl72": {"max": 1000}}, "power_envelope": {"max": "300 MW"}}],
+    )
 
     @field_validator("pue", mode="wrap")
     @classmethod
@@ -123,6 +193,19 @@ class Site(Located):
         if self.grid is None and self.grid_import_limit is not None:
             raise ValueError("'grid_import_limit' needs a 'grid' to import from")
         return self
+
+    @model_validator(mode="after")
+    def _grid_series_need_a_grid(self) -> Site:
+        for name in ("grid_price", "grid_carbon"):
+            if self.grid is None and getattr(self, name) is not None:
+                raise ValueError(f"'{name}' needs a 'grid' to import from")
+        return self
+
+    @property
+    def most_systems(self) -> dict[str, int]:
+        """Systems the site may hold: installed, or the build maximum where some may be added."""
+        added = self.build.systems if self.build is not None else {}
+        return {**self.systems, **{name: option.max for name, option in added.items()}}
 
     @property
     def effective_pue(self) -> float | None:
