@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-#: Catalogue kinds and the other kinds of result, in the singular.
-SINGULAR = {
-    "hardware systems": "hardware system",
-    "link technologies": "link technology",
-    "power sources": "power source",
-}
+from geomodel.catalog.registry import SINGULAR
 
 
 def singular(kind: str) -> str:
