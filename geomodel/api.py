@@ -336,6 +336,8 @@ def _result(
         solver_method=outcome.method,
         extensions=",".join(getattr(model, "extensions", [])),
         extensions_failed=",".join(getattr(model, "extensions_failed", [])),
+        iis_seconds=outcome.iis_seconds,
+        iis_limit_seconds=outcome.iis_limit_s,
         plugin_failures=json.dumps([str(f) for f in host.failures] if host is not None else []),
         is_mip=int(outcome.is_mip),
     )

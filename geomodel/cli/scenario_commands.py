@@ -22,14 +22,16 @@ def validate(
 ) -> None:
     """Check a scenario without solving: every problem with file:line, field and reason."""
     from geomodel.catalog import build_catalog
+    from geomodel.cli.plugins_command import plugin_problems, print_plugin_problems
     from geomodel.scenario import load_scenario
     from geomodel.scenario.summary import summarize
 
     catalog = build_catalog()
+    print_plugin_problems(catalog)
     scenario = load_scenario(scenario_file, variants=variant, overrides=set_, catalog=catalog)
     summary = summarize(scenario, catalog)
     if json_output:
-        print_json({"valid": True, **summary})
+        print_json({"valid": True, **summary, "plugin_failures": plugin_problems(catalog)})
         return
     out = console()
     out.print(

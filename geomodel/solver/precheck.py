@@ -20,7 +20,6 @@ infeasibility HiGHS reports but never stop a solve by themselves.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Literal
 
@@ -100,7 +99,9 @@ class _Facts:
             ).sum(axis=1)
         #: most power a site can get in each step without extensions, MW (s, t)
         self.supply_mw = supply
-        self.extensions = json.loads(inputs.attrs.get("extensions_json", "{}") or "{}")
+        #: sites whose idle chips alone exceed the envelope / the supply (found first)
+        self.idle_over_envelope: set[int] = set()
+        self.idle_over_supply: set[int] = set()
 
     def when(self, t: int) -> str:
         return f"{np.datetime_as_string(self.times[t], unit='m')} UTC"
@@ -125,6 +126,7 @@ def _idle_power(f: _Facts) -> list[Finding]:
     findings = []
     for s, site in enumerate(f.sites):
         if f.floor_mw[s] > f.envelope[s] * (1 + RELATIVE_SLACK):
+            f.idle_over_envelope.add(s)
             findings.append(
                 Finding(
                     "idle-power-envelope",
@@ -138,6 +140,7 @@ def _idle_power(f: _Facts) -> list[Finding]:
             continue
         short = np.flatnonzero(f.supply_mw[s] < f.floor_mw[s] * (1 - RELATIVE_SLACK) - 1e-9)
         if short.size:
+            f.idle_over_supply.add(s)
             t = int(short[np.argmin(f.supply_mw[s, short])])
             findings.append(
                 Finding(
@@ -197,15 +200,25 @@ def _training_work(f: _Facts) -> list[Finding]:
                 )
             )
             continue
-        for check, severity, limit, words in (
-            ("training-work-envelope", "proof", f.envelope[:, None], "power envelopes"),
+        job_sites = set(np.flatnonzero(usable[j].any(axis=1)).tolist())
+        for check, severity, limit, words, said in (
+            (
+                "training-work-envelope",
+                "proof",
+                f.envelope[:, None],
+                "power envelopes",
+                f.idle_over_envelope,
+            ),
             (
                 "training-work-supply",
                 "conditional",
                 np.minimum(f.envelope[:, None], f.supply_mw),
                 "power supply (grid import limits and on-site sources)",
+                f.idle_over_envelope | f.idle_over_supply,
             ),
         ):
+            if job_sites & said:
+                break  # a site's idle power is the cause, said once above
             bound, binding = _bound_with_power(f, usable[j], rate[j], max_chips[j], job_hours[j], limit)
             if work[j] > bound * (1 + RELATIVE_SLACK):
                 findings.append(

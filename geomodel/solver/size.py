@@ -15,9 +15,10 @@ GB_PER_MILLION_COLUMNS = 2.7
 
 
 def estimate_columns(inputs: xr.Dataset) -> int:
-    """Columns of the model the inputs give, counted as docs/model.md's sets define them
-    (train, span, serve, unserved, infer, gen, grid; DCI flows, typically a few %, not
-    counted)."""
+    """Columns of the LP the inputs give, counted with numpy as the model's sets define
+    them (geomodel/model/sets.py), without building them: train, span, DCI flow, site
+    group, serve, unserved, infer, generator and grid columns. Integer options add a
+    few more (switched-on systems, replicas), not counted."""
     n_time = inputs.sizes["time"]
     installed = inputs["chips_installed"].values > 0  # (s, h)
     columns = 0
@@ -28,6 +29,7 @@ def estimate_columns(inputs: xr.Dataset) -> int:
         steps = (inputs["job_weight"].values > 0).sum(axis=1)  # (j)
         columns += int((usable.sum(axis=(1, 2)) * steps).sum())  # train
         columns += int((usable.any(axis=2).sum(axis=1) * steps).sum())  # span
+        columns += _flow_and_group_columns(inputs, usable.any(axis=2), steps)
     if inputs.sizes.get("service", 0) and inputs.sizes.get("region", 0):
         demand = inputs["demand_tokens_per_s"].values > 0  # (i, r, t)
         reachable = inputs["latency_ms"].values[None, :, :] <= inputs["sla_ms"].values[:, None, None]
@@ -42,6 +44,32 @@ def estimate_columns(inputs: xr.Dataset) -> int:
     if inputs.sizes.get("source", 0):
         columns += int((inputs["source_capacity_mw"].values > 0).sum()) * n_time  # gen
     columns += int((inputs["grid_import_limit_mw"].values > 0).sum()) * n_time  # grid
+    return columns
+
+
+def _flow_and_group_columns(inputs: xr.Dataset, used: np.ndarray, steps: np.ndarray) -> int:
+    """Per job and step in its window: a flow per link between two of its sites that is
+    fast enough for its pipeline, and a group per linked-site group when it has several."""
+    from geomodel.model.sets import maximal_cliques
+
+    sites = [str(s) for s in inputs["site"].values]
+    ends = [
+        (sites.index(str(a)), sites.index(str(b)))
+        for a, b in zip(inputs["link_site_a"].values, inputs["link_site_b"].values, strict=True)
+    ]
+    latency = inputs["link_latency_ms"].values
+    budget = inputs["pipeline_budget_ms"].values
+    columns = 0
+    for j in range(used.shape[0]):
+        fast = ~(np.isfinite(budget[j]) & (latency > budget[j])) if len(ends) else np.zeros(0, bool)
+        pairs = {
+            (min(a, b), max(a, b))
+            for (a, b), ok in zip(ends, fast, strict=True)
+            if ok and used[j, a] and used[j, b]
+        }
+        groups = maximal_cliques(np.flatnonzero(used[j]).tolist(), pairs)
+        shared = sum(len(g) > 1 for g in groups) if len(groups) > 1 else 0
+        columns += (len(pairs) + shared) * int(steps[j])
     return columns
 
 
