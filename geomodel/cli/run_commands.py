@@ -35,7 +35,10 @@ def run(
     variant: list[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
     set_: list[str] = typer.Option([], "--set", help=SET_HELP),
     pareto: str | None = typer.Option(
-        None, "--pareto", help="Epsilon-constraint sweep: latency:N or carbon:N points."
+        None,
+        "--pareto",
+        metavar="TERM:N",
+        help="Epsilon-constraint sweep: latency:N or carbon:N points.",
     ),
     check_aggregation: bool = typer.Option(
         False,
@@ -104,6 +107,7 @@ def _prepare(scenario_file: Path, variant: list[str], set_: list[str], shown: _p
     from geomodel.cli.plugins_command import plugin_problems
     from geomodel.inputs.build import build_inputs
     from geomodel.scenario import load_scenario
+    from geomodel.scenario.load import SetOptions
     from geomodel.solver.size import size_warning
 
     shown.advance("load")
@@ -111,7 +115,9 @@ def _prepare(scenario_file: Path, variant: list[str], set_: list[str], shown: _p
     notes = plugin_problems(catalog)
     for line in notes:
         shown.note(f"warning: {line}")
-    scenario = load_scenario(scenario_file, variants=variant, overrides=set_, catalog=catalog)
+    scenario = load_scenario(
+        scenario_file, variants=variant, overrides=SetOptions(set_), catalog=catalog
+    )
     inputs = build_inputs(scenario, catalog)
     warnings = [str(w) for w in scenario.origin.warnings]
     big = size_warning(inputs)
@@ -172,11 +178,12 @@ def report(
 
 def _check_aggregation(scenario_file, output, variant, set_, json_output, force) -> None:
     from geomodel.aggregation_check import check_aggregation
+    from geomodel.scenario.load import SetOptions
 
     check_output(output)
     with _progress(quiet=json_output) as shown:
         check = check_aggregation(
-            scenario_file, variants=variant, overrides=set_, progress=shown.advance
+            scenario_file, variants=variant, overrides=SetOptions(set_), progress=shown.advance
         )
         written = write_result(check.aggregated, output, force)
     rows = check.rows()

@@ -77,10 +77,22 @@ def _sites(c: Checker) -> None:
     for name, site in c.scenario.sites.items():
         for system in site.systems:
             c.known(("sites", name, "systems", system), system, c.catalog.hardware, "hardware system")
-        if site.grid is not None:
+        if site.grid is not None and site.grid in generators:
+            kind = generators[site.grid].kind
+            c.add(
+                ("sites", name, "grid"),
+                f"{site.grid!r} is a generator (kind {kind}), not a grid region: list it under "
+                f"power_sources with its capacity ({site.grid}: {{capacity: ...}}); grid takes "
+                "a grid region",
+            )
+        elif site.grid is not None:
             c.known(("sites", name, "grid"), site.grid, grids, "grid power source")
         for source in site.power_sources:
-            c.known(("sites", name, "power_sources", source), source, generators, "power source")
+            path = ("sites", name, "power_sources", source)
+            if source in grids:
+                c.add(path, f"{source!r} is a grid region, not a generator: give it as 'grid: {source}'")
+            else:
+                c.known(path, source, generators, "power source")
         if site.grid is None and not site.power_sources:
             c.add(("sites", name), "the site has no power: give 'grid' or 'power_sources'")
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from geomodel.scenario.schema.fields import Fraction, Located, Name, Section
+from geomodel.scenario.schema.fields import Count, Fraction, Located, Name, Section
 from geomodel.scenario.units import Quantity
 
 #: Default PUE per cooling class (facts sheet section 4.5, mid-points of the estimate ranges).
@@ -79,7 +79,7 @@ class Site(Located):
         description="cooling class, sets the PUE (give this or 'pue')",
         examples=["liquid"],
     )
-    systems: dict[Name, Annotated[int, Field(ge=0)]] = Field(
+    systems: dict[Name, Annotated[Count, Field(ge=0)]] = Field(
         description="installed hardware: catalogue system name -> number of systems",
         examples=[{"gb200_nvl72": 600}],
         json_schema_extra={"unit": "systems"},
