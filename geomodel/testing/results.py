@@ -42,7 +42,10 @@ CHECKS: dict[str, str] = {
     "model-extension": "extend_model runs on the minimal scenario",
     "extension-names": "components the extension adds start with the plugin's name",
     "example-settings": "the checks had settings to exercise the extension with",
-    "model-solves": "the minimal scenario builds and solves to optimality with the extension on",
+    "model-solves": (
+        "the minimal scenario builds and solves to optimality with the extension on, "
+        "which adds constraint rows or variables to it"
+    ),
 }
 
 
