@@ -48,13 +48,15 @@ METHOD_OPTIONS: dict[str, dict[str, str | int]] = {
 #: (Pareto points); without crossover the plan is an interior point of the optimal
 #: face, spreading load thinly over equally cheap options.
 AUTO_IPM_MIN_COLUMNS = 100_000
-#: HiGHS sees the objective in USD, the model's kUSD times this. HiGHS calls a plan
-#: optimal when no reduced cost is below -1e-7 (its dual feasibility tolerance) in
-#: the units it is given: in kUSD two options 1e-4 USD per chip-hour apart were a tie
-#: and decided by the path the simplex took (issue 13's near-tie: 0.03 USD/MWh, 3.2e-5
-#: USD per chip-hour, solved to the dearer site). In USD the resolution is 1e-7 USD per
-#: chip-hour, far below a cent; bench/tie_resolution.py measures what it costs.
-OBJECTIVE_SCALE = 1000.0
+#: HiGHS calls a plan optimal when no reduced cost is below minus this (its dual
+#: feasibility tolerance), in the objective's units, kUSD. HiGHS's default, 1e-7 kUSD,
+#: made two options 1e-4 USD per chip-hour apart a tie decided by the path the solver
+#: took (issue 13's near-tie: 0.03 USD/MWh, 3.2e-5 USD per working chip-hour, solved to
+#: the dearer site). At 1e-9 kUSD the resolution is 1e-6 USD per chip-hour, far below a
+#: cent. It only changes when HiGHS stops, not its path: bench/tie_resolution.py found
+#: the same iterations on every benchmark LP, where handing HiGHS the objective in USD
+#: instead (the other fix) took 13 % more interior-point iterations at 10^5 columns.
+DUAL_FEASIBILITY_TOLERANCE = 1e-9
 #: Longest the search for an irreducible infeasible subset may take, s
 IIS_TIME_LIMIT_S = 60.0
 #: The search may take this many times the model's own hand-over and solve time ...
@@ -110,8 +112,7 @@ class StandardForm:
 
 
 def to_highs_lp(model: pyo.ConcreteModel) -> StandardForm:
-    """Compile the model to a ``HighsLp`` (column-wise sparse matrix), the objective
-    times :data:`OBJECTIVE_SCALE`."""
+    """Compile the model to a ``HighsLp`` (column-wise sparse matrix)."""
     info = LinearStandardFormCompiler().write(model, mixed_form=True)
     columns = info.columns
     n_cols = len(columns)
@@ -119,8 +120,8 @@ def to_highs_lp(model: pyo.ConcreteModel) -> StandardForm:
     lp.num_col_ = n_cols
     lp.num_row_ = len(info.rows)
     cost = info.c.toarray()[0] if info.c.shape[0] else np.zeros(n_cols)
-    lp.col_cost_ = np.asarray(cost, dtype=float) * OBJECTIVE_SCALE
-    lp.offset_ = (float(info.c_offset[0]) if len(info.c_offset) else 0.0) * OBJECTIVE_SCALE
+    lp.col_cost_ = np.asarray(cost, dtype=float)
+    lp.offset_ = float(info.c_offset[0]) if len(info.c_offset) else 0.0
     inf = highspy.kHighsInf
     lp.col_lower_ = np.array([-inf if v.lb is None else v.lb for v in columns], dtype=float)
     lp.col_upper_ = np.array([inf if v.ub is None else v.ub for v in columns], dtype=float)
@@ -172,6 +173,7 @@ class HighsSession:
         self.highs = highspy.Highs()
         self.highs.setOptionValue("output_flag", False)
         self.highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
+        self.highs.setOptionValue("dual_feasibility_tolerance", DUAL_FEASIBILITY_TOLERANCE)
         if settings.threads > 0:
             self.highs.setOptionValue("threads", int(settings.threads))
         self.method = chosen_method(settings.method, self.form)
@@ -201,7 +203,7 @@ class HighsSession:
         outcome = SolveOutcome(
             status=words,
             message=highs.modelStatusToString(status),
-            objective=info.objective_function_value / OBJECTIVE_SCALE if has_solution else None,
+            objective=info.objective_function_value if has_solution else None,
             mip_gap=info.mip_gap if form.is_mip and has_solution else (0.0 if has_solution else None),
             has_solution=has_solution,
             handover_seconds=self._pending_seconds,
