@@ -20,6 +20,7 @@ from pyomo.common.gc_manager import PauseGC
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.errors import ExtensionError
 from geomodel.inputs.build import build_inputs
+from geomodel.inputs.provenance import SIGNAL_ATTRIBUTES
 from geomodel.model.basics import IntegerChoices
 from geomodel.model.build import build_model
 from geomodel.model.objective import OBJECTIVE_TERMS
@@ -324,6 +325,7 @@ def _result(
                 "timezone",
                 "geomodel_version",
                 "plugin_versions",
+                *SIGNAL_ATTRIBUTES,
             )
             if k in inputs.attrs
         }

@@ -82,16 +82,19 @@ class _Facts:
         self.dt_hours = inputs["dt_hours"].values
         self.weight_hours = inputs["weight"].values * self.dt_hours
         self.cap = inputs["chips_installed"].values * inputs["availability"].values[:, None]
-        self.pue = inputs["pue"].values
+        pue = inputs["pue"].values
+        #: PUE per site and step (a weather-driven PUE varies by the hour), (s, t)
+        self.pue = pue if pue.ndim == 2 else np.repeat(pue[:, None], len(self.times), axis=1)
         self.envelope = inputs["power_envelope_mw"].values
         active_kw = inputs["active_power_kw_per_chip"].values
         idle_kw = inputs["idle_power_kw_per_chip"].values
-        #: MW one more working chip adds to a site's facility power, (s, h)
-        self.working_mw = self.pue[:, None] * (active_kw - idle_kw)[None, :] / 1000.0
+        #: kW one more working chip adds to IT power, by system (x PUE: facility power)
+        self.working_kw = active_kw - idle_kw
         idle_mw = (inputs["chips_installed"].values * idle_kw[None, :]).sum(axis=1) / 1000.0
         self.dci_mw = _dci_mw(inputs, self.sites)
-        #: facility power with every chip idle, MW per site (no idle power if switched off)
-        self.floor_mw = (0.0 if systems_on_off else self.pue * idle_mw) + self.dci_mw
+        #: facility power with every chip idle, MW per site and step (none if switched off)
+        idle_facility = np.zeros_like(self.pue) if systems_on_off else self.pue * idle_mw[:, None]
+        self.floor_mw = idle_facility + self.dci_mw[:, None]
         supply = inputs["grid_import_limit_mw"].values[:, None] * np.ones(len(self.times))
         if inputs.sizes.get("source", 0):
             supply = supply + (
@@ -124,32 +127,35 @@ def _dci_mw(inputs: xr.Dataset, sites: list[str]) -> np.ndarray:
 def _idle_power(f: _Facts) -> list[Finding]:
     """Facility power with every chip idle must fit the envelope and the supply."""
     findings = []
+    steps = len(f.times)
     for s, site in enumerate(f.sites):
-        if f.floor_mw[s] > f.envelope[s] * (1 + RELATIVE_SLACK):
+        over = np.flatnonzero(f.floor_mw[s] > f.envelope[s] * (1 + RELATIVE_SLACK))
+        if over.size:
             f.idle_over_envelope.add(s)
+            t = int(over[np.argmax(f.floor_mw[s, over])])
             findings.append(
                 Finding(
                     "idle-power-envelope",
                     "proof",
-                    f"site {site!r} draws {f.floor_mw[s]:,.2f} MW with every chip idle "
-                    f"(idle chips x PUE {f.pue[s]:g} + DCI {f.dci_mw[s]:,.2f} MW), above its "
-                    f"{f.envelope[s]:,.2f} MW power envelope in every step: raise the envelope or "
-                    "install fewer systems",
+                    f"site {site!r} draws {f.floor_mw[s, t]:,.2f} MW with every chip idle at "
+                    f"{f.when(t)} (idle chips x PUE {f.pue[s, t]:.3g} + DCI {f.dci_mw[s]:,.2f} MW), "
+                    f"above its {f.envelope[s]:,.2f} MW power envelope ({over.size} of {steps} "
+                    "steps): raise the envelope or install fewer systems",
                 )
             )
             continue
         short = np.flatnonzero(f.supply_mw[s] < f.floor_mw[s] * (1 - RELATIVE_SLACK) - 1e-9)
         if short.size:
             f.idle_over_supply.add(s)
-            t = int(short[np.argmin(f.supply_mw[s, short])])
+            t = int(short[np.argmin(f.supply_mw[s, short] - f.floor_mw[s, short])])
             findings.append(
                 Finding(
                     "idle-power-supply",
                     "conditional",
-                    f"site {site!r} needs at least {f.floor_mw[s]:,.2f} MW with every chip idle, "
-                    f"but its grid import limit and on-site sources give only "
-                    f"{f.supply_mw[s, t]:,.2f} MW at {f.when(t)} ({short.size} of "
-                    f"{len(f.times)} steps short): add supply or storage",
+                    f"site {site!r} needs at least {f.floor_mw[s, t]:,.2f} MW with every chip idle "
+                    f"at {f.when(t)}, but its grid import limit and on-site sources give only "
+                    f"{f.supply_mw[s, t]:,.2f} MW then ({short.size} of {steps} steps short): "
+                    "add supply or storage",
                 )
             )
     return findings
@@ -260,25 +266,27 @@ def _bound_with_power(
 
     Per site and step the power left above the idle floor runs working chips, the most
     EFLOP per MW first: a fractional knapsack, the exact LP bound for one site. The
-    order is the same at every site (PUE scales every system alike). The sites' sum is
-    capped by ``max_chips`` of the fastest chips.
+    order is the same at every site and step (PUE scales every system alike). The
+    sites' sum is capped by ``max_chips`` of the fastest chips.
     """
     steps = np.flatnonzero(job_hours > 0)
     limit = np.broadcast_to(limit_mw, (len(f.sites), len(f.times)))[:, steps]
-    headroom = np.maximum(limit - f.floor_mw[:, None], 0.0)  # (s, t) MW for working chips
+    headroom = np.maximum(limit - f.floor_mw[:, steps], 0.0)  # (s, t) MW for working chips
     chips = f.cap * usable  # (s, h)
-    mw_per_chip = f.working_mw  # (s, h)
-    per_mw = np.where(mw_per_chip[0] > 0, rate / np.where(mw_per_chip[0] > 0, mw_per_chip[0], 1), np.inf)
+    pue = f.pue[:, steps]  # (s, t)
+    kw = f.working_kw
+    per_kw = np.where(kw > 0, rate / np.where(kw > 0, kw, 1.0), np.inf)
     delivered = np.zeros_like(headroom)  # EFLOP/h per (s, t)
-    for h in np.argsort(-per_mw, kind="stable"):
+    for h in np.argsort(-per_kw, kind="stable"):
         if rate[h] <= 0 or not chips[:, h].any():
             continue
-        if mw_per_chip[0, h] <= 0:
+        if kw[h] <= 0:
             delivered += (chips[:, h] * rate[h])[:, None]
             continue
-        n = np.minimum(chips[:, h][:, None], headroom / mw_per_chip[:, h][:, None])
+        mw_per_chip = pue * kw[h] / 1000.0  # (s, t) facility MW of one more working chip
+        n = np.minimum(chips[:, h][:, None], headroom / mw_per_chip)
         delivered += n * rate[h]
-        headroom = headroom - n * mw_per_chip[:, h][:, None]
+        headroom = headroom - n * mw_per_chip
     chips_cap = _best_rate_by_chips(f.cap, usable, rate, max_chips)
     total = float((np.minimum(delivered.sum(axis=0), chips_cap) * job_hours[steps]).sum())
     full = (chips * rate[None, :]).sum(axis=1)  # (s) EFLOP/h with every chip working
