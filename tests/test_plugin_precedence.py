@@ -33,16 +33,21 @@ def _no_plugin_environment(monkeypatch):
     monkeypatch.delenv(DISABLE_ENV, raising=False)
 
 
-@pytest.fixture
-def acme(tmp_path, monkeypatch):
-    """``acme-breakage`` installed with a plugin ``acme`` that registers ``hgx_h100_8``;
-    every other third-party distribution is blocked, the built-ins are not."""
+def install_acme(folder, monkeypatch, entry_point: str) -> None:
+    """``acme-breakage`` installed with ``plugin_fixtures.shadow_builtin`` (which registers
+    ``hgx_h100_8``) as ``entry_point``; every other third-party distribution is blocked,
+    the built-ins are not."""
     others = installed_plugin_distributions() - {BUILTIN_DISTRIBUTION}
-    write_distribution(tmp_path, ACME, "0.0.1", {"acme": "plugin_fixtures.shadow_builtin"})
+    write_distribution(folder, ACME, "0.0.1", {entry_point: "plugin_fixtures.shadow_builtin"})
     monkeypatch.syspath_prepend(str(TESTS_DIR))
-    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(folder))
     if others:
         monkeypatch.setenv(DISABLE_ENV, ",".join(sorted(others)))
+
+
+@pytest.fixture
+def acme(tmp_path, monkeypatch):
+    install_acme(tmp_path, monkeypatch, "acme")
     return tmp_path
 
 
@@ -85,12 +90,7 @@ def test_a_plugin_cannot_replace_a_built_in_entry_and_is_named_as_the_failure(ac
 
 
 def test_a_plugin_taking_a_built_in_plugin_name_is_refused(tmp_path, monkeypatch):
-    others = installed_plugin_distributions() - {BUILTIN_DISTRIBUTION}
-    write_distribution(tmp_path, ACME, "0.0.1", {"hardware": "plugin_fixtures.shadow_builtin"})
-    monkeypatch.syspath_prepend(str(TESTS_DIR))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    if others:
-        monkeypatch.setenv(DISABLE_ENV, ",".join(sorted(others)))
+    install_acme(tmp_path, monkeypatch, "hardware")
     host = load_plugins()
     assert host.plugins["hardware"].distribution == BUILTIN_DISTRIBUTION
     (refused,) = [f for f in host.failures if f.distribution == ACME]
