@@ -20,6 +20,11 @@ DEFAULT_SCENARIO = "quickstart.yaml"
 #: Largest scenario upload accepted, bytes (files referenced by it come from the
 #: bundled scenarios folder, so a scenario itself is small).
 MAX_UPLOAD_BYTES = 1024 * 1024
+#: What the server takes in at all, MB: ``server.maxUploadSize`` in .streamlit/config.toml
+#: and the uploader's own limit. Larger than MAX_UPLOAD_BYTES, so a file somewhat too
+#: large reaches the app and is refused on the page in words; beyond it the browser
+#: refuses the file itself.
+SERVER_UPLOAD_MB = 2
 
 
 def cache_dir() -> Path:

@@ -10,7 +10,16 @@ from geomodel.ui.format import HEADLINE, format_kpi, kpi_label
 from geomodel.ui.recipe import Recipe
 from geomodel.ui.runs import RunStore
 
-from .conftest import RUN_TIMEOUT, metrics, page, run_scenario, unescape, wait_for_run, widget
+from .conftest import (
+    RUN_TIMEOUT,
+    metrics,
+    page,
+    run_button,
+    run_scenario,
+    unescape,
+    wait_for_run,
+    widget,
+)
 
 RESULT_TABS = [
     "Power",
@@ -27,7 +36,7 @@ RESULT_TABS = [
 def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     at = app().run()
     widget(at.number_input, "Horizon (h)").set_value(24).run()
-    at.button[0].click().run()
+    run_button(at).click().run()
     assert at.get("progress") or at.success, "no progress bar after pressing Run"
     wait_for_run(at)
     assert at.success[0].value.startswith("Solved: optimal")
@@ -63,7 +72,7 @@ def test_a_reloaded_page_finds_the_cached_run(app):
     scenario_hash = first.session_state[state.LAST_RUN]
     again = app().run()  # a new browser session, as after a reload
     widget(again.number_input, "Horizon (h)").set_value(24).run()
-    assert again.button[0].label == "Run (cached)"
+    assert run_button(again).label == "Run (cached)"
     assert again.success and "Energy cost (USD)" in metrics(again)
     reloaded = app()
     reloaded.query_params[state.RUN_PARAM] = scenario_hash
