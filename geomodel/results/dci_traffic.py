@@ -78,3 +78,14 @@ def accounted_traffic(inputs: xr.Dataset, training_chips: np.ndarray, binary_spa
     a, b = _link_ends(inputs)
     share = np.maximum(span[:, a, :] + span[:, b, :] - 1.0, 0.0)  # (job, link, time)
     return (share * inputs["dp_traffic_gbit_s"].values[:, None, None]).sum(axis=0)
+
+
+def required_by_job(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
+    """:func:`required_traffic_by_job` of a results Dataset, labelled (job, link, time)."""
+    values = required_traffic_by_job(inputs, results["training_chips"].values)
+    return xr.DataArray(
+        values,
+        dims=("job", "link", "time"),
+        coords={d: inputs[d].values for d in ("job", "link", "time") if d in inputs.coords},
+        attrs={"units": "Gb/s", "description": "DCI traffic each job's placement requires"},
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from geomodel.ui import loaders, state
 from geomodel.ui.format import HEADLINE, format_kpi, kpi_label
 from geomodel.ui.recipe import Recipe
@@ -22,13 +24,13 @@ from .conftest import (
 )
 
 RESULT_TABS = [
+    "Map",
     "Power",
     "Placement",
     "Latency",
     "Utilisation",
     "DCI links",
     "Per workload",
-    "Map",
     "All KPIs",
 ]
 
@@ -59,7 +61,11 @@ def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     assert len(at.get("deck_gl_json_chart")) == 1
     assert [d.label for d in at.get("download_button")] == ["Results (NetCDF)", "KPI table (CSV)"]
     workloads = at.dataframe[1].value
-    assert workloads["name"].tolist() == ["pretrain", "chat"]
+    assert workloads["name"].tolist() == ["pretrain", "chat", "idle chips", "DCI links", "= the KPIs"]
+    total = workloads.set_index("name").loc["= the KPIs"]
+    # the rows add up to the KPIs (shown rounded: MWh to 0.1, tCO2e to 0.01, USD to 1)
+    for column, rounding in (("energy_mwh", 0.05), ("emissions_tco2", 0.005), ("cost_usd", 0.5)):
+        assert total[column] == pytest.approx(record["kpis"][column], abs=rounding)
 
     at.selectbox(key=state.RESULT_WORKLOAD).set_value(("service", "chat")).run()
     at.radio(key=state.RESULT_UTILISATION).set_value("power of envelope (%)").run()

@@ -8,7 +8,7 @@ import streamlit as st
 from geomodel.scenario import ScenarioError
 from geomodel.scenario.summary import summarize
 from geomodel.ui import address, knobs, loaders, state
-from geomodel.ui.components.deck import LINK_COLOUR_BY, SIZE_BY, scenario_deck
+from geomodel.ui.components.deck import HEIGHT, LINK_COLOUR_BY, SIZE_BY, scenario_deck
 from geomodel.ui.components.knob_widgets import knob_widgets, show_grouped, show_section_problems
 from geomodel.ui.components.problems import plain, show_problems
 from geomodel.ui.components.run_panel import run_panel
@@ -206,11 +206,9 @@ def _map(recipe: Recipe) -> None:
         horizontal=True,
         key=state.MAP_LINKS,
     )
-    st.pydeck_chart(scenario_deck(loaders.inputs(recipe), size_by, colour_by), height=460)
-    st.caption(
-        "Sites: green is clean grid power, brown is carbon-heavy (mean kgCO2e/MWh); "
-        "blue rings: user regions sized by demand; lines: DCI links. Hover for details."
-    )
+    drawing = scenario_deck(loaders.inputs(recipe), size_by, colour_by)
+    st.pydeck_chart(drawing.deck, height=HEIGHT)
+    st.html(drawing.legend)
 
 
 def _resolved(scenario, recipe: Recipe) -> None:

@@ -1,0 +1,80 @@
+"""The world under the app's maps: Natural Earth land and country outlines, offline.
+
+The GeoJSON files ship inside the package (``geomodel/ui/data``, Natural Earth
+1:110m, public domain), so the maps need no tile server: the map style is a
+MapLibre style with only a background (the sea), given inline as a ``data:``
+URL, and the land and the borders are deck.gl layers under everything else.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from functools import lru_cache
+from pathlib import Path
+
+import pydeck as pdk
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+LAND, COUNTRIES = "ne_110m_land.geojson", "ne_110m_admin_0_countries.geojson"
+#: the credit Natural Earth asks for, shown under every map
+CREDIT = "Outlines: Natural Earth (public domain)"
+SEA, LAND_FILL, COAST, BORDER = (
+    "#dfe8ef",
+    [244, 242, 236, 255],
+    [150, 160, 170, 255],
+    [196, 196, 188, 255],
+)
+
+#: a MapLibre style with only a background layer: the sea
+SEA_STYLE = "data:application/json;charset=utf-8," + urllib.parse.quote(
+    json.dumps(
+        {
+            "version": 8,
+            "sources": {},
+            "layers": [{"id": "background", "type": "background", "paint": {"background-color": SEA}}],
+        }
+    )
+)
+
+
+@lru_cache(maxsize=2)
+def outlines(name: str) -> dict:
+    """A bundled FeatureCollection with geometry only (smaller to send to the browser)."""
+    collection = json.loads((DATA / name).read_text(encoding="utf-8"))
+    return {
+        "type": "FeatureCollection",
+        "features": [
+            {"type": "Feature", "properties": {}, "geometry": feature["geometry"]}
+            for feature in collection["features"]
+        ],
+    }
+
+
+def base_layers() -> list[pdk.Layer]:
+    """Land (filled, with its coastline) and the borders between countries."""
+    return [
+        pdk.Layer(
+            "GeoJsonLayer",
+            data=outlines(LAND),
+            id="land",
+            filled=True,
+            stroked=True,
+            get_fill_color=LAND_FILL,
+            get_line_color=COAST,
+            line_width_units="'pixels'",
+            get_line_width=1,
+            pickable=False,
+        ),
+        pdk.Layer(
+            "GeoJsonLayer",
+            data=outlines(COUNTRIES),
+            id="borders",
+            filled=False,
+            stroked=True,
+            get_line_color=BORDER,
+            line_width_units="'pixels'",
+            get_line_width=0.8,
+            pickable=False,
+        ),
+    ]
