@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from geomodel.ui import loaders
+from geomodel.ui.components.problems import plain
 from geomodel.ui.paths import cache_dir, page_file
 
 #: navigation: section -> (page script, title, icon)
@@ -39,8 +40,8 @@ def _runs_in_progress() -> None:
     """Runs of every session of this server, so a reloaded page sees them too."""
     active = loaders.runner(str(cache_dir())).active()
     with st.sidebar:
-        st.caption(f"Run cache: {cache_dir()}")
+        st.caption(f"Run cache: {plain(str(cache_dir()))}")
         if active:
             st.markdown("**Running now**")
             for status in active:
-                st.caption(f"{status.label}: {status.phase_text}, {status.elapsed_s:.0f} s")
+                st.caption(plain(f"{status.label}: {status.phase_text}, {status.elapsed_s:.0f} s"))

@@ -14,6 +14,8 @@ SCENARIOS_ENV = "GEOMODEL_APP_SCENARIOS"
 TIME_LIMIT_ENV = "GEOMODEL_APP_TIME_LIMIT"
 #: Background solver processes.
 WORKERS_ENV = "GEOMODEL_APP_WORKERS"
+#: The only folder (and its subfolders) the Compare page reads batch folders from.
+RESULTS_ROOT_ENV = "GEOMODEL_APP_RESULTS_ROOT"
 
 DEFAULT_TIME_LIMIT_S = 600.0
 DEFAULT_SCENARIO = "quickstart.yaml"
@@ -57,6 +59,12 @@ def bundled_scenarios(folder: Path | None = None) -> list[str]:
     folder = folder or scenarios_dir()
     names = sorted(p.name for p in folder.glob("*.yaml") if p.is_file())
     return sorted(names, key=lambda name: name != DEFAULT_SCENARIO)
+
+
+def results_root() -> Path:
+    """``$GEOMODEL_APP_RESULTS_ROOT``, else the folder the server was started in."""
+    override = os.environ.get(RESULTS_ROOT_ENV)
+    return (Path(override).expanduser() if override else Path.cwd()).resolve()
 
 
 def time_limit_cap() -> float:

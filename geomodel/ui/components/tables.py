@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import pandas as pd
 import streamlit as st
 
-#: column -> (heading with units, decimals; None for text)
+#: column -> (heading with units, decimals to round to; None: as it is)
 Spec = Mapping[str, tuple[str, int | None]]
 
 
@@ -31,11 +31,12 @@ def show_table(frame: pd.DataFrame, spec: Spec, height: int | str = "auto") -> N
     shown = rounded(frame, spec)
     config = {
         column: (
-            st.column_config.TextColumn(heading)
-            if decimals is None
-            else st.column_config.NumberColumn(heading, format="localized")
+            st.column_config.NumberColumn(heading, format="localized")
+            if pd.api.types.is_numeric_dtype(shown[column])
+            and not pd.api.types.is_bool_dtype(shown[column])
+            else st.column_config.TextColumn(heading)
         )
-        for column, (heading, decimals) in spec.items()
+        for column, (heading, _) in spec.items()
         if column in shown.columns
     }
     st.dataframe(shown, hide_index=True, column_config=config, width="stretch", height=height)

@@ -11,8 +11,8 @@ from geomodel.ui import address, knobs, loaders, state
 from geomodel.ui.components.deck import HEIGHT, LINK_COLOUR_BY, SIZE_BY, scenario_deck
 from geomodel.ui.components.knob_widgets import knob_widgets, show_grouped, show_section_problems
 from geomodel.ui.components.problems import plain, show_problems
-from geomodel.ui.components.run_panel import run_panel
-from geomodel.ui.format import format_number
+from geomodel.ui.components.run_panel import KPI_COLUMNS, run_panel
+from geomodel.ui.format import fit_number
 from geomodel.ui.paths import (
     MAX_UPLOAD_BYTES,
     SERVER_UPLOAD_MB,
@@ -185,12 +185,17 @@ def main() -> None:
 
 def _summary(scenario, catalog) -> None:
     summary = summarize(scenario, catalog)
-    cells = st.columns(5)
-    cells[0].metric("Sites", summary["sites"])
-    cells[1].metric("Chips", format_number(summary["chips"]))
-    cells[2].metric("IT power at load (MW)", format_number(summary["it_mw_at_load"]))
-    cells[3].metric("Power envelopes (MW)", format_number(summary["power_envelope_mw"]))
-    cells[4].metric("Horizon (h)", f"{summary['hours']:g}")
+    shown = [
+        ("Sites", str(summary["sites"])),
+        ("Chips", fit_number(summary["chips"])),
+        ("Horizon (h)", f"{summary['hours']:g}"),
+        ("IT power at load (MW)", fit_number(summary["it_mw_at_load"])),
+        ("Power envelopes (MW)", fit_number(summary["power_envelope_mw"])),
+    ]
+    for start in range(0, len(shown), KPI_COLUMNS):
+        cells = st.columns(KPI_COLUMNS)
+        for cell, (label, value) in zip(cells, shown[start : start + KPI_COLUMNS], strict=False):
+            cell.metric(label, value)
 
 
 def _map(recipe: Recipe) -> None:
