@@ -8,6 +8,9 @@ from geomodel.ui import loaders
 from geomodel.ui.components.problems import plain
 from geomodel.ui.paths import cache_dir, page_file
 
+#: seconds after the first page run before the first solver process starts
+WARM_UP_DELAY_S = 8.0
+
 #: navigation: section -> (page script, title, icon)
 PAGES = {
     "Plan": [
@@ -32,8 +35,11 @@ def main() -> None:
         for section, entries in PAGES.items()
     }
     page = st.navigation(pages)
-    _runs_in_progress()
     page.run()
+    _runs_in_progress()
+    # the first solver process imports the model stack (seconds of CPU): start it a
+    # little after the page is drawn, not while the first visitor's browser draws it
+    loaders.runner(str(cache_dir())).warm_up_later(WARM_UP_DELAY_S)
 
 
 def _runs_in_progress() -> None:

@@ -129,3 +129,21 @@ def test_results_open_the_run_the_scenario_page_showed_last(app):
     assert second != first
     page(at, "results")
     assert at.selectbox(key=state.RESULT_PICK).value == second
+
+
+def test_the_first_solver_process_waits_until_the_page_is_drawn(tmp_path, monkeypatch):
+    from geomodel.ui.runs import Runner
+
+    runner = Runner(RunStore(tmp_path), 1)
+    started: list[float] = []
+    monkeypatch.setattr(runner, "warm_up", lambda: started.append(time.monotonic()))
+    asked = time.monotonic()
+    runner.warm_up_later(0.3)
+    runner.warm_up_later(0.3)  # once only
+    assert started == []
+    deadline = time.monotonic() + 30
+    while not started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    assert len(started) == 1 and started[0] - asked >= 0.3
+    runner.shutdown()

@@ -38,14 +38,32 @@ SEA_STYLE = "data:application/json;charset=utf-8," + urllib.parse.quote(
 )
 
 
+#: decimals of a degree kept (0.01 degree is about 1 km: finer than 1:110m outlines are)
+DECIMALS = 2
+
+
+def _rounded(coordinates: list) -> list:
+    if coordinates and isinstance(coordinates[0], int | float):
+        return [round(coordinates[0], DECIMALS), round(coordinates[1], DECIMALS)]
+    return [_rounded(part) for part in coordinates]
+
+
 @lru_cache(maxsize=2)
 def outlines(name: str) -> dict:
-    """A bundled FeatureCollection with geometry only (smaller to send to the browser)."""
+    """A bundled FeatureCollection with geometry only, rounded to :data:`DECIMALS`
+    (what every page run sends to the browser: about 80 kB of land, 160 kB of countries)."""
     collection = json.loads((DATA / name).read_text(encoding="utf-8"))
     return {
         "type": "FeatureCollection",
         "features": [
-            {"type": "Feature", "properties": {}, "geometry": feature["geometry"]}
+            {
+                "type": "Feature",
+                "properties": {},
+                "geometry": {
+                    "type": feature["geometry"]["type"],
+                    "coordinates": _rounded(feature["geometry"]["coordinates"]),
+                },
+            }
             for feature in collection["features"]
         ],
     }
