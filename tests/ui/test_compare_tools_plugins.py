@@ -43,7 +43,7 @@ def test_two_runs_side_by_side_with_kpi_deltas(app, app_cache):
         {"what": "--set objective.carbon_price", "A": "as in the file", "B": "50.0"}
     ]
     table = at.dataframe[1].value
-    assert list(table.columns) == ["kpi", "units", "A", "B", "B - A", "change (%)"]
+    assert list(table.columns) == ["kpi", "description", "units", "A", "B", "B - A", "change (%)"]
     carbon_term = table.set_index("kpi").loc["carbon_cost_term_usd"]
     assert carbon_term["A"] == "0" and carbon_term["B"] != "0"
 

@@ -144,8 +144,7 @@ def _links(catalog: Catalog, values: KnobValues, key: Key) -> None:
 
 
 def _objective(values: KnobValues, key: Key) -> None:
-    left, right = st.columns(2)
-    values.carbon_price = left.number_input(
+    values.carbon_price = st.number_input(
         "Carbon price (USD/tCO2)",
         min_value=0.0,
         value=float(values.carbon_price),
@@ -153,7 +152,7 @@ def _objective(values: KnobValues, key: Key) -> None:
         key=key("objective.carbon_price"),
         help="objective.carbon_price",
     )
-    values.latency_weight = right.number_input(
+    values.latency_weight = st.number_input(
         "Latency weight (USD/ms/Mtoken)",
         min_value=0.0,
         value=float(values.latency_weight),

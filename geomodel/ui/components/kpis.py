@@ -94,6 +94,7 @@ def comparison_frame(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame
         rows.append(
             {
                 "kpi": name,
+                "description": KPI_SPECS[name][1],
                 "units": kpi_units(name),
                 "A": format_kpi(name, va),
                 "B": format_kpi(name, vb),

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 import pandas as pd
 import streamlit as st
 
-#: column -> (heading with units, decimals to round to; None: as it is)
-Spec = Mapping[str, tuple[str, int | None]]
+#: column -> (heading with units, or None to keep the column but not show it;
+#: decimals to round to, or None: as it is)
+Spec = Mapping[str, tuple[str | None, int | None]]
 
 
 def rounded(frame: pd.DataFrame, spec: Spec) -> pd.DataFrame:
@@ -31,7 +32,9 @@ def show_table(frame: pd.DataFrame, spec: Spec, height: int | str = "auto") -> N
     shown = rounded(frame, spec)
     config = {
         column: (
-            st.column_config.NumberColumn(heading, format="localized")
+            None
+            if heading is None
+            else st.column_config.NumberColumn(heading, format="localized")
             if pd.api.types.is_numeric_dtype(shown[column])
             and not pd.api.types.is_bool_dtype(shown[column])
             else st.column_config.TextColumn(heading)

@@ -26,7 +26,8 @@ from geomodel.ui.runs import RunStore
 #: a batch folder to open first, relative to the results root
 BATCH_ENV = "GEOMODEL_APP_BATCH"
 COMPARISON_TABLE = {
-    "kpi": ("KPI", None),
+    "kpi": (None, None),
+    "description": ("KPI", None),
     "units": ("Units", None),
     "A": ("Run A", None),
     "B": ("Run B", None),
@@ -69,15 +70,14 @@ def two_runs() -> None:
         return
     by_hash = {r["hash"]: r for r in records}
     hashes = list(by_hash)
-    left, right = st.columns(2)
-    a = left.selectbox(
+    a = st.selectbox(
         "Run A (reference)",
         hashes,
         index=1,
         format_func=lambda h: run_label(by_hash[h]),
         key=state.COMPARE_A,
     )
-    b = right.selectbox(
+    b = st.selectbox(
         "Run B", hashes, index=0, format_func=lambda h: run_label(by_hash[h]), key=state.COMPARE_B
     )
     st.markdown("**What differs**")

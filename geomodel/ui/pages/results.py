@@ -112,10 +112,10 @@ BREAKDOWN_TABLE = {
     "cost_usd": ("Energy cost (USD)", 0),
 }
 KPI_TABLE = {
-    "kpi": ("KPI", None),
+    "kpi": (None, None),
+    "description": ("KPI", None),
     "value": ("Value", None),
     "units": ("Units", None),
-    "description": ("What it is", None),
 }
 
 

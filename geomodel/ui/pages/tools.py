@@ -20,18 +20,19 @@ from geomodel.ui.format import format_number
 
 SIZING_TABLE = {
     "system": ("System", None),
-    "scale_up_domain_chips": ("Scale-up domain (chips)", 0),
     "systems": ("Systems", 0),
-    "chips_installed": ("Chips installed", 0),
+    "chips_installed": ("Chips", 0),
     "racks": ("Racks", 0),
     "it_mw": ("IT (MW)", 1),
     "facility_mw": ("Facility (MW)", 1),
     "sites": ("Sites", 0),
-    "bf16_dense_eflops": ("BF16 dense (EFLOPS)", 1),
-    "bf16_dense_pflops_per_facility_mw": ("PFLOPS per facility MW", 0),
+    "bf16_dense_eflops": ("BF16 EFLOPS", 1),
+    "bf16_dense_pflops_per_facility_mw": ("PFLOPS per MW", 0),
     "capex_usd": ("Capex (USD)", 0),
     "note": ("Note", None),
 }
+#: pixels per table row (Streamlit's default row height), to show every row at once
+ROW_PX = 35
 DCI_TABLE = {
     "technology": ("Technology", None),
     "fibre_kind": ("Fibre", None),
@@ -76,7 +77,8 @@ def sizing(catalog) -> None:
         st.error(plain(str(error)))
         return
     frame = pd.DataFrame([r.as_dict() for r in rows])
-    show_table(frame, SIZING_TABLE)
+    spec = {k: v for k, v in SIZING_TABLE.items() if k != "note" or frame["note"].astype(bool).any()}
+    show_table(frame, spec, height=ROW_PX * (len(frame) + 1) + 3)
     frame["scale-up domain"] = frame["scale_up_domain_chips"].map(lambda n: f"{n} chips")
     figure = px.bar(frame, x="system", y="facility_mw", color="scale-up domain", text="sites")
     figure.update_layout(yaxis_title="facility MW (bar label: sites needed)")
