@@ -129,9 +129,14 @@ def browser(tree: Path) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree), "GEOMODEL_APP_CACHE": cache}
     script = Path(sys.executable).parent / "streamlit"
     started = time.perf_counter()
-    options = {"headless": "true", "port": str(port), "address": "127.0.0.1"}
+    options = {
+        "server.headless": "true",
+        "server.port": str(port),
+        "server.address": "127.0.0.1",
+        "browser.gatherUsageStats": "false",
+    }
     server = subprocess.Popen(
-        [str(script), "run", "app.py", *(a for k, v in options.items() for a in (f"--server.{k}", v))],
+        [str(script), "run", "app.py", *(a for k, v in options.items() for a in (f"--{k}", v))],
         cwd=tree,
         env=env,
         stdout=subprocess.DEVNULL,
