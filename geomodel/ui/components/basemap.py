@@ -69,30 +69,24 @@ def outlines(name: str) -> dict:
     }
 
 
+def _outline_layer(name: str, layer_id: str, fill: list[int] | None, line: list[int], width: float):
+    return pdk.Layer(
+        "GeoJsonLayer",
+        data=outlines(name),
+        id=layer_id,
+        filled=fill is not None,
+        stroked=True,
+        get_fill_color=fill or [0, 0, 0, 0],
+        get_line_color=line,
+        line_width_units="'pixels'",
+        get_line_width=width,
+        pickable=False,
+    )
+
+
 def base_layers() -> list[pdk.Layer]:
     """Land (filled, with its coastline) and the borders between countries."""
     return [
-        pdk.Layer(
-            "GeoJsonLayer",
-            data=outlines(LAND),
-            id="land",
-            filled=True,
-            stroked=True,
-            get_fill_color=LAND_FILL,
-            get_line_color=COAST,
-            line_width_units="'pixels'",
-            get_line_width=1,
-            pickable=False,
-        ),
-        pdk.Layer(
-            "GeoJsonLayer",
-            data=outlines(COUNTRIES),
-            id="borders",
-            filled=False,
-            stroked=True,
-            get_line_color=BORDER,
-            line_width_units="'pixels'",
-            get_line_width=0.8,
-            pickable=False,
-        ),
+        _outline_layer(LAND, "land", LAND_FILL, COAST, 1.0),
+        _outline_layer(COUNTRIES, "borders", None, BORDER, 0.8),
     ]

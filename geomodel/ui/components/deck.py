@@ -162,34 +162,46 @@ def labelled(
     return view, labels, placements, colours
 
 
-def link_layer(links: pd.DataFrame, width: str | float = 4) -> pdk.Layer:
+def markers(
+    data: pd.DataFrame, layer_id: str, radius: str, fill, line, line_px: float = 1.0
+) -> pdk.Layer:
+    """Circles of ``radius`` pixels (a column) at each row's lon/lat, with hover text."""
+    return pdk.Layer(
+        "ScatterplotLayer",
+        data=data,
+        id=layer_id,
+        get_position=["lon", "lat"],
+        get_radius=radius,
+        radius_units="'pixels'",
+        get_fill_color=fill,
+        get_line_color=line,
+        stroked=True,
+        line_width_min_pixels=line_px,
+        pickable=True,
+    )
+
+
+def lines(data: pd.DataFrame, layer_id: str, colour, width: str | float) -> pdk.Layer:
+    """Straight lines from each row's ``source`` to its ``target``, ``width`` pixels."""
     return pdk.Layer(
         "LineLayer",
-        data=links,
-        id="links",
+        data=data,
+        id=layer_id,
         get_source_position="source",
         get_target_position="target",
-        get_color="color",
+        get_color=colour,
         get_width=width,
         width_units="'pixels'",
         pickable=True,
     )
 
 
+def link_layer(links: pd.DataFrame, width: str | float = 4) -> pdk.Layer:
+    return lines(links, "links", "color", width)
+
+
 def region_layer(regions: pd.DataFrame) -> pdk.Layer:
-    return pdk.Layer(
-        "ScatterplotLayer",
-        data=regions,
-        id="regions",
-        get_position=["lon", "lat"],
-        get_radius="radius",
-        radius_units="'pixels'",
-        get_fill_color=[*REGION, 40],
-        get_line_color=[*REGION, 255],
-        stroked=True,
-        line_width_min_pixels=2,
-        pickable=True,
-    )
+    return markers(regions, "regions", "radius", [*REGION, 40], [*REGION, 255], line_px=2)
 
 
 class CompactDeck(pdk.Deck):
@@ -281,19 +293,7 @@ def scenario_deck(
     layers = [
         link_layer(links),
         region_layer(regions),
-        pdk.Layer(
-            "ScatterplotLayer",
-            data=sites,
-            id="sites",
-            get_position=["lon", "lat"],
-            get_radius="radius",
-            radius_units="'pixels'",
-            get_fill_color="color",
-            get_line_color=[30, 30, 30, 255],
-            stroked=True,
-            line_width_min_pixels=1,
-            pickable=True,
-        ),
+        markers(sites, "sites", "radius", "color", [30, 30, 30, 255]),
         label_layer(labels, placements, colours),
     ]
     legend = key.legend([p for p in parts if p], CREDIT)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pydeck as pdk
 import xarray as xr
 
 from geomodel.results.dci_traffic import required_by_job
@@ -27,7 +26,9 @@ from geomodel.ui.components.deck import (
     deck,
     label_layer,
     labelled,
+    lines,
     link_layer,
+    markers,
     radius,
     region_layer,
 )
@@ -245,45 +246,11 @@ def result_deck(
 
     view, labels, placements, colours = labelled(sites, regions, width, height)
     layers = [
-        pdk.Layer(
-            "LineLayer",
-            data=serving,
-            id="serving",
-            get_source_position="source",
-            get_target_position="target",
-            get_color=[*REGION, 150],
-            get_width="width",
-            width_units="'pixels'",
-            pickable=True,
-        ),
+        lines(serving, "serving", [*REGION, 150], "width"),
         link_layer(links, width="width"),
         region_layer(regions),
-        pdk.Layer(
-            "ScatterplotLayer",
-            data=sites,
-            id="installed",
-            get_position=["lon", "lat"],
-            get_radius="radius",
-            radius_units="'pixels'",
-            get_fill_color=[255, 255, 255, 150],
-            get_line_color=[70, 70, 70, 255],
-            stroked=True,
-            line_width_min_pixels=1.5,
-            pickable=True,
-        ),
-        pdk.Layer(
-            "ScatterplotLayer",
-            data=sites,
-            id="working",
-            get_position=["lon", "lat"],
-            get_radius="disc",
-            radius_units="'pixels'",
-            get_fill_color="color",
-            get_line_color=[40, 40, 40, 255],
-            stroked=True,
-            line_width_min_pixels=0.5,
-            pickable=True,
-        ),
+        markers(sites, "installed", "radius", [255, 255, 255, 150], [70, 70, 70, 255], line_px=1.5),
+        markers(sites, "working", "disc", "color", [40, 40, 40, 255], line_px=0.5),
         label_layer(labels, placements, colours),
     ]
     parts = [
