@@ -19,6 +19,7 @@ from pyomo.common.gc_manager import PauseGC
 
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.build import build_inputs
+from geomodel.inputs.provenance import SIGNAL_ATTRIBUTES
 from geomodel.model.basics import IntegerChoices
 from geomodel.model.build import build_model
 from geomodel.model.objective import OBJECTIVE_TERMS
@@ -306,6 +307,7 @@ def _result(model, inputs, outcome: SolveOutcome, build_seconds: float, messages
                 "timezone",
                 "geomodel_version",
                 "plugin_versions",
+                *SIGNAL_ATTRIBUTES,
             )
             if k in inputs.attrs
         }

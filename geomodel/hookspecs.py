@@ -88,7 +88,9 @@ def register_power_sources() -> list[PowerSource]:
         ``hourly_profile(location, time_index)`` maps a site location and an
         hourly, timezone-aware ``pandas.DatetimeIndex`` to a DataFrame on that
         index with columns ``capacity_factor``, ``price_usd_per_mwh`` and
-        ``carbon_kg_per_mwh``.
+        ``carbon_kg_per_mwh`` (optionally ``carbon_direct_kg_per_mwh`` and
+        ``carbon_lifecycle_kg_per_mwh`` too); ``series_basis()`` says what each
+        series rests on and ``shaped()`` gives the source on shaped profiles only.
     Units:
         ``price_usd_per_mwh`` USD/MWh; ``carbon_kg_per_mwh`` kgCO2e/MWh
         (= gCO2e/kWh); ``capacity_factor`` dimensionless in [0, 1], the annual

@@ -67,8 +67,9 @@ def nearest_grid_region(location: Location) -> Row:
 def generator_fields(name: str) -> dict[str, Any]:
     """PowerSource fields of a generator in ``generators.csv``.
 
-    Carbon comes from ``emission_factors.csv`` (the row named in ``emission_tech``),
-    price and capacity factor from the generator's own row, each with its source.
+    Carbon comes from ``emission_factors.csv`` (the row named in ``emission_tech``, and
+    in the other basis the row named in ``emission_tech_direct``), price and capacity
+    factor from the generator's own row, each with its source.
     """
     row = table_row("generators", "name", name)
     emission = table_row("emission_factors", "source_tech", row["emission_tech"])
@@ -78,6 +79,11 @@ def generator_fields(name: str) -> dict[str, Any]:
     )
     if emission["range_or_note"]:
         carbon_source += f" ({emission['range_or_note']})"
+    direct = table_row("emission_factors", "source_tech", row["emission_tech_direct"])
+    direct_source = (
+        f"{direct['source']}: {direct['source_tech']} {direct['gco2e_per_kwh_median']} g/kWh"
+        f" ({direct['range_or_note']}) [{direct['source_type']}]"
+    )
     return {
         "name": name,
         "kind": row["kind"],
@@ -86,10 +92,12 @@ def generator_fields(name: str) -> dict[str, Any]:
         "price_usd_per_mwh": float(row["price_usd_per_mwh"]),
         "carbon_kg_per_mwh": float(emission["gco2e_per_kwh_median"]),
         "carbon_basis": "lifecycle" if "lifecycle" in emission["basis"] else "direct",
+        "carbon_other_basis_kg_per_mwh": float(direct["gco2e_per_kwh_median"]),
         "capacity_factor": float(row["capacity_factor"]),
         "notes": row["notes"],
         "figure_sources": {
             **figure_sources(row, ("price_usd_per_mwh", "capacity_factor")),
             "carbon_kg_per_mwh": f"{carbon_source} [{emission['source_type']}]",
+            "carbon_other_basis_kg_per_mwh": direct_source,
         },
     }

@@ -1,6 +1,8 @@
 """Catalogue of hardware systems, link technologies and power sources."""
 
 from geomodel.catalog.entries import (
+    CARBON_BASES,
+    CARBON_BASIS_COLUMNS,
     PROFILE_COLUMNS,
     CatalogEntry,
     HardwareSystem,
@@ -10,6 +12,8 @@ from geomodel.catalog.entries import (
 from geomodel.catalog.registry import CATALOG_KINDS, Catalog, build_catalog
 
 __all__ = [
+    "CARBON_BASES",
+    "CARBON_BASIS_COLUMNS",
     "CATALOG_KINDS",
     "PROFILE_COLUMNS",
     "Catalog",

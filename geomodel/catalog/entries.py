@@ -9,7 +9,8 @@ hand the model a negative power or a latency of light faster than in vacuum.
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
 import numpy as np
 import pandas as pd
@@ -27,6 +28,15 @@ PROFILE_COLUMNS: dict[str, str] = {
     "capacity_factor": "1",
     "price_usd_per_mwh": "USD/MWh",
     "carbon_kg_per_mwh": "kgCO2e/MWh",
+}
+
+#: Carbon bases a scenario may count emissions in (docs/catalogues.md, "Carbon basis").
+CARBON_BASES = ("lifecycle", "direct")
+
+#: Optional profile columns: carbon in each basis, for sources that know both hour by hour
+#: (measured grid series); ``carbon_kg_per_mwh`` stays the series in ``carbon_basis``.
+CARBON_BASIS_COLUMNS: dict[str, str] = {
+    f"carbon_{basis}_kg_per_mwh": "kgCO2e/MWh" for basis in CARBON_BASES
 }
 
 
@@ -161,6 +171,41 @@ class PowerSource(CatalogEntry):
         default=None, description="where a grid region is (for grid sources)"
     )
     country: str | None = None
+    price_adder_usd_per_mwh: float = Field(
+        default=0.0,
+        ge=-1000,
+        le=5000,
+        description="added to the profile's price for what a large consumer pays (network "
+        "charges, levies) unless the scenario sets its own adder; 0 where the price is the bill",
+    )
+    carbon_other_basis_kg_per_mwh: float | None = Field(
+        default=None,
+        ge=0,
+        le=2000,
+        description="annual mean carbon in the basis carbon_basis is not (direct if it is "
+        "lifecycle and the reverse); None when unknown",
+    )
+
+    def series_basis(self) -> dict[str, str]:
+        """What each series of the profile rests on, one line per profile column
+        (``measured 2023, zone X, N hours filled`` or ``shaped from annual mean ...``);
+        the base profile is flat at the catalogue means."""
+        return {
+            "price_usd_per_mwh": f"flat at the annual mean {self.price_usd_per_mwh:g} USD/MWh",
+            "carbon_kg_per_mwh": (
+                f"flat at the annual mean {self.carbon_kg_per_mwh:g} kgCO2e/MWh ({self.carbon_basis})"
+            ),
+        }
+
+    def shaped(self) -> PowerSource:
+        """The same source on shaped profiles only (no measured series); itself by default."""
+        return self
+
+    def carbon_in(self, basis: str) -> float | None:
+        """Annual mean carbon in ``basis`` (``lifecycle`` or ``direct``), None when unknown."""
+        if basis == self.carbon_basis:
+            return self.carbon_kg_per_mwh
+        return self.carbon_other_basis_kg_per_mwh
 
     def hourly_profile(self, location: Location, time_index: pd.DatetimeIndex) -> pd.DataFrame:
         """Capacity factor (0..1), price (USD/MWh) and carbon (kgCO2e/MWh) per hour.
@@ -177,6 +222,22 @@ class PowerSource(CatalogEntry):
             },
             index=time_index,
         )
+
+    #: Settings a site may give a weather-driven profile (``weather:`` of a site's
+    #: source); None when the source has no weather-driven profile.
+    weather_options: ClassVar[frozenset[str] | None] = None
+
+    def weather_capacity_factor(
+        self, location: Location, weather: pd.DataFrame, options: Mapping[str, Any]
+    ) -> np.ndarray:
+        """Hourly capacity factor (0..1) from the measured weather at the site.
+
+        ``weather`` is indexed by the hours asked for, with ``temperature_c``,
+        ``relative_humidity_pct``, ``cloud_cover_pct`` and ``wind_speed_10m_m_s``;
+        ``options`` holds the site's settings among :attr:`weather_options`.
+        Sources with ``weather_options`` set override this.
+        """
+        raise NotImplementedError(f"power source {self.name!r} has no weather-driven profile")
 
     def profile(self, location: Location, time_index: pd.DatetimeIndex) -> pd.DataFrame:
         """The hourly profile, checked: right index, columns, bounds and no gaps."""
@@ -218,3 +279,8 @@ def check_profile(frame: pd.DataFrame, time_index: pd.DatetimeIndex, name: str) 
         raise ValueError(f"power source {name!r}: capacity factor outside [0, 1]")
     if (values["carbon_kg_per_mwh"] < 0).any():
         raise ValueError(f"power source {name!r}: negative carbon intensity")
+    for column in CARBON_BASIS_COLUMNS:
+        if column in frame.columns:
+            extra = frame[column].to_numpy(dtype=float)
+            if not np.isfinite(extra).all() or (extra < 0).any():
+                raise ValueError(f"power source {name!r}: {column} has gaps or negative values")

@@ -31,7 +31,31 @@ def plugins_report(catalog: Catalog) -> dict:
             }
             for f in catalog.failures
         ],
+        "power_sources": power_source_rows(catalog),
     }
+
+
+def power_source_rows(catalog: Catalog) -> list[dict]:
+    """Every power source with what each hourly series rests on (measured or shaped)."""
+    rows = []
+    for (kind, name), plugin in catalog.provider.items():
+        if kind != "power sources":
+            continue
+        source = catalog.power_sources[name]
+        rows.append(
+            {
+                "name": name,
+                "kind": source.kind,
+                "plugin": plugin,
+                "distribution": catalog.plugins[plugin].distribution,
+                "location": None
+                if source.location is None
+                else [source.location.lat, source.location.lon],
+                "price_adder_usd_per_mwh": source.price_adder_usd_per_mwh,
+                "series_basis": source.series_basis(),
+            }
+        )
+    return rows
 
 
 def plugins(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
@@ -65,3 +89,22 @@ def plugins(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -
         )
     else:
         console().print(f"No plugin failed. Catalogue kinds: {', '.join(CATALOG_KINDS)}.")
+    basis_rows = [
+        {
+            **row,
+            "price": row["series_basis"].get("price_usd_per_mwh", ""),
+            "carbon": row["series_basis"].get("carbon_kg_per_mwh", ""),
+        }
+        for row in report["power_sources"]
+    ]
+    print_table(
+        basis_rows,
+        {
+            "name": "power source",
+            "kind": "kind",
+            "price": "price series",
+            "price_adder_usd_per_mwh": "default adder USD/MWh",
+            "carbon": "carbon series",
+        },
+        title="What each power source's hourly series rest on",
+    )

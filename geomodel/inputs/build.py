@@ -17,7 +17,10 @@ import xarray as xr
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.dataset import variable
 from geomodel.inputs.power import site_power
+from geomodel.inputs.provenance import signal_attributes
+from geomodel.inputs.pue import site_pue
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
+from geomodel.inputs.weather import site_weather_notes
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario, window_bounds
 from geomodel.tools.reliability import goodput_factor
@@ -38,7 +41,8 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     jobs = list(scenario.training)
     links = scenario_links(scenario, catalog)
     power = site_power(scenario, catalog, hours)
-    steps = _time_steps(scenario, power, services, regions, jobs, hours)
+    pue = site_pue(scenario, hours)
+    steps = _time_steps(scenario, power, pue, services, regions, jobs, hours)
     series = steps.series
 
     data: dict[str, xr.Variable] = {}
@@ -50,6 +54,12 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     )
     data.update(_sites(scenario, systems, catalog))
     data.update(
+        pue=variable(
+            ("site", "time"),
+            series["pue"],
+            "1",
+            "power usage effectiveness (facility / IT power) at each step",
+        ),
         grid_price_usd_per_mwh=variable(
             ("site", "time"), series["grid_price"], "USD/MWh", "grid energy price at the site"
         ),
@@ -144,6 +154,8 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         )
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
+    dataset.attrs.update(signal_attributes(scenario, power.grid_basis))
+    dataset.attrs["site_weather_json"] = json.dumps(site_weather_notes(scenario, catalog))
     aggregated = steps.typical_day_of is not None
     # as built: a 4-day horizon asked for 9 typical days has 4
     dataset.attrs["typical_days"] = int(steps.typical_day_of.max()) + 1 if aggregated else 0
@@ -151,7 +163,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     return dataset
 
 
-def _time_steps(scenario, power, services, regions, jobs, hours) -> TimeSteps:
+def _time_steps(scenario, power, pue, services, regions, jobs, hours) -> TimeSteps:
     """Hourly series on model steps: plain steps, or typical days when asked for."""
     demand = np.zeros((len(services), len(regions), len(hours)))
     for (region, service), series in scenario.origin.demand_series.items():
@@ -168,6 +180,7 @@ def _time_steps(scenario, power, services, regions, jobs, hours) -> TimeSteps:
         "capacity_factor": power.capacity_factor,
         "source_price": power.price_usd_per_mwh,
         "source_carbon": power.carbon_kg_per_mwh,
+        "pue": pue,
         "demand": demand,
     }
     aggregation = scenario.time.aggregation
@@ -209,7 +222,6 @@ def _sites(scenario: Scenario, systems: list[str], catalog: Catalog) -> dict[str
         "power_envelope_mw": variable(
             "site", [s.power_envelope for s in site_list], "MW", "facility power limit"
         ),
-        "pue": variable("site", [s.effective_pue for s in site_list], "1", "power usage effectiveness"),
         "availability": variable(
             "site",
             [s.availability for s in site_list],

@@ -1,4 +1,9 @@
-"""Hourly power-source series per site: grid price and carbon, generator profiles."""
+"""Hourly power-source series per site: grid price and carbon, generator profiles.
+
+Grid series follow :mod:`geomodel.inputs.grid_signals` (measured or shaped region
+profiles, price terms, own series, carbon basis); every generator's carbon is counted
+in the scenario's carbon basis too.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from geomodel.catalog import Catalog
+from geomodel.catalog import Catalog, PowerSource
 from geomodel.geo import Location
+from geomodel.inputs.grid_signals import carbon_in_basis, site_grid_signal
+from geomodel.inputs.weather import weather_capacity_factor
 from geomodel.scenario.schema import Scenario
 
 
@@ -25,6 +32,7 @@ class SitePower:
     grid_price_usd_per_mwh: np.ndarray
     grid_carbon_kg_per_mwh: np.ndarray
     grid_import_limit_mw: np.ndarray
+    grid_basis: dict[str, dict[str, str]]
 
 
 def site_power(scenario: Scenario, catalog: Catalog, hours: pd.DatetimeIndex) -> SitePower:
@@ -40,26 +48,39 @@ def site_power(scenario: Scenario, catalog: Catalog, hours: pd.DatetimeIndex) ->
     grid_carbon = np.zeros((len(sites), len(hours)))
     grid_limit = np.zeros(len(sites))
     profile_series = scenario.origin.profile_series if scenario.origin else {}
+    own_series = scenario.origin.grid_series if scenario.origin else {}
+    basis = scenario.signals.carbon_basis
+    grid_basis: dict[str, dict[str, str]] = {}
     for i, (site_name, site) in enumerate(sites.items()):
         location = Location(lat=site.lat, lon=site.lon)
         if site.grid is not None:
-            profile = catalog.power_source(site.grid).profile(location, hours)
-            grid_price[i] = profile["price_usd_per_mwh"].to_numpy()
-            grid_carbon[i] = profile["carbon_kg_per_mwh"].to_numpy()
+            source = _source(scenario, catalog, site.grid)
+            profile = source.profile(location, hours)
+            signal = site_grid_signal(scenario, site_name, site, source, profile, own_series)
+            grid_price[i] = signal.price_usd_per_mwh
+            grid_carbon[i] = signal.carbon_kg_per_mwh
+            grid_basis[site_name] = {
+                "grid": site.grid,
+                "price": signal.price_basis,
+                "carbon": signal.carbon_basis,
+            }
             limit = site.grid_import_limit
             grid_limit[i] = site.power_envelope if limit is None else min(limit, site.power_envelope)
         for name, supply in site.power_sources.items():
             j = sources.index(name)
-            profile = catalog.power_source(name).profile(location, hours)
+            source = _source(scenario, catalog, name)
+            profile = source.profile(location, hours)
             capacity_mw[i, j] = supply.capacity
             custom = profile_series.get((site_name, name))
             factors = profile["capacity_factor"] if custom is None else custom
-            capacity_factor[i, j] = factors.to_numpy()
+            if supply.weather is not None:
+                factors = weather_capacity_factor(catalog, name, location, hours, supply.weather)
+            capacity_factor[i, j] = np.asarray(factors)
             price[i, j] = (
                 profile["price_usd_per_mwh"].to_numpy() if supply.price is None else supply.price
             )
             carbon[i, j] = (
-                profile["carbon_kg_per_mwh"].to_numpy() if supply.carbon is None else supply.carbon
+                carbon_in_basis(source, profile, basis)[0] if supply.carbon is None else supply.carbon
             )
     return SitePower(
         sources=sources,
@@ -71,4 +92,11 @@ def site_power(scenario: Scenario, catalog: Catalog, hours: pd.DatetimeIndex) ->
         grid_price_usd_per_mwh=grid_price,
         grid_carbon_kg_per_mwh=grid_carbon,
         grid_import_limit_mw=grid_limit,
+        grid_basis=grid_basis,
     )
+
+
+def _source(scenario: Scenario, catalog: Catalog, name: str) -> PowerSource:
+    """The catalogue source, on shaped profiles only when the scenario asks for them."""
+    source = catalog.power_source(name)
+    return source.shaped() if scenario.signals.grid_series == "shaped" else source

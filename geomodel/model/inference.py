@@ -12,7 +12,11 @@ from geomodel.model.sets import ModelSets
 
 
 def define_inference(m, sets: ModelSets, inputs: xr.Dataset) -> None:
-    """(2) Demand met or unserved; served compute fits the chips assigned."""
+    """(2) Demand met or unserved; served compute equals what the chips assigned deliver.
+
+    An equality, not ``<=``: a chip assigned to a service serves, so no chip works (and
+    draws active power) for nothing, which a negative price would otherwise reward.
+    """
     demand = inputs["demand_tokens_per_s"].values / TOKENS_PER_MTOKEN
     served_from: dict[tuple[int, int, int], list] = defaultdict(list)
     served_at: dict[tuple[int, int, int], list] = defaultdict(list)
@@ -43,7 +47,7 @@ def define_inference(m, sets: ModelSets, inputs: xr.Dataset) -> None:
                 [pflops_per_mtoken_s[i]] * len(served_at[i, s, t]) + [c for c, _ in chips_at[i, s, t]],
                 served_at[i, s, t] + [v for _, v in chips_at[i, s, t]],
             )
-            <= 0.0
+            == 0.0
         ),
-        doc="served compute fits the chips assigned, PFLOPS",
+        doc="served compute is what the chips assigned deliver, PFLOPS",
     )

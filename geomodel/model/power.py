@@ -81,7 +81,7 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
         for var, share in chips:
             terms[s, t].append((working_mw * share, var))
             if share < 1.0:
-                peak_terms[s, t].append((pue[s] * working_mw * (1.0 - share), var))
+                peak_terms[s, t].append((pue[s, t] * working_mw * (1.0 - share), var))
     idle_mw = np.zeros((n_sites, n_time))
     if integer.systems_on_off:
         for (s, h, t), var in m.systems_on.items():
@@ -106,7 +106,7 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
     def facility_power(_, s, t):
         it = m.it_power_mw[s, t].expr
         return linear(
-            [pue[s] * c for c in it.linear_coefs], it.linear_vars, pue[s] * it.constant + dci_mw[s]
+            [pue[s, t] * c for c in it.linear_coefs], it.linear_vars, pue[s, t] * it.constant + dci_mw[s]
         )
 
     m.facility_power_mw = pyo.Expression(

@@ -11,7 +11,14 @@ RENEWABLE_KINDS = frozenset({"solar", "wind", "hydro", "geothermal", "biomass"})
 #: KPI name -> (units, description); the order is the order of KPI tables.
 KPI_SPECS: dict[str, tuple[str, str]] = {
     "energy_mwh": ("MWh", "facility energy over the horizon"),
-    "cost_usd": ("USD", "energy cost (price multiplier applied)"),
+    "cost_usd": (
+        "USD",
+        "energy cost (price multiplier applied), net: what negative-price hours earned is deducted",
+    ),
+    "negative_price_earnings_usd": (
+        "USD",
+        "what energy taken in negative-price hours earned (>= 0; already deducted in cost_usd)",
+    ),
     "emissions_tco2": ("tCO2e", "emissions of the energy used"),
     "latency_ms_mean": ("ms", "demand-weighted mean round trip of served demand"),
     "latency_ms_p95": ("ms", "95th percentile round trip of served demand"),
@@ -42,6 +49,22 @@ def weighted_quantile(values: np.ndarray, weights: np.ndarray, quantile: float) 
     return float(sorted_values[min(position, len(sorted_values) - 1)])
 
 
+def negative_price_earnings_usd(
+    results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray
+) -> float:
+    """Money earned by energy taken at negative prices: sum over steps of weighted hours x
+    power taken x -price where the price (x the objective's multiplier) is below zero, for
+    grid imports and generators alike."""
+    multiplier = float(inputs.attrs.get("energy_price_multiplier", 1.0))
+    grid_price = inputs["grid_price_usd_per_mwh"].values * multiplier
+    earned = (results["grid_import_mw"].values * np.maximum(-grid_price, 0.0)).sum(axis=0)
+    if results["generation_mw"].sizes.get("source", 0):
+        source_price = inputs["source_price_usd_per_mwh"].values * multiplier
+        generation = results["generation_mw"].values
+        earned = earned + (generation * np.maximum(-source_price, 0.0)).sum(axis=(0, 1))
+    return float((earned * weight_hours).sum())
+
+
 def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> dict:
     """Energy, cost, emissions, latency and service KPIs from a results Dataset."""
     weights = xr.DataArray(weight_hours, dims="time")
@@ -49,6 +72,7 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
     kpis: dict = {
         "energy_mwh": energy,
         "cost_usd": float(results["energy_cost_usd"].sum()),
+        "negative_price_earnings_usd": negative_price_earnings_usd(results, inputs, weight_hours),
         "emissions_tco2": float(results["emissions_tco2"].sum()),
     }
     served = results["served_tokens_per_s"] * weights  # token-hours/s, proportional to tokens

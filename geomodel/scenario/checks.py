@@ -15,6 +15,8 @@ from geomodel.scenario.files import Document
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
 from geomodel.scenario.schema import InferenceService, Scenario, window_bounds
+from geomodel.scenario.signal_checks import check_carbon_bases, check_grid_prices, check_price_levels
+from geomodel.scenario.weather_checks import check_weather
 
 
 @dataclass
@@ -269,11 +271,15 @@ def _plugins(c: Checker) -> None:
 
 CHECKS: tuple[Callable[[Checker], None], ...] = (
     _sites,
+    check_weather,
     _links,
     _training,
     _workload_names,
     _inference,
     _sla,
     _capacity,
+    check_grid_prices,
+    check_price_levels,
+    check_carbon_bases,
     _plugins,
 )

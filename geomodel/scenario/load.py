@@ -42,6 +42,7 @@ class ScenarioOrigin:
     warnings: list[Problem] = field(default_factory=list)
     demand_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
     profile_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
+    grid_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
     referenced_files: list[FilePath] = field(default_factory=list)
     plugin_versions: dict[str, str] = field(default_factory=dict)
     scenario_hash: str = ""
@@ -246,13 +247,15 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
     index = scenario.time.hourly_index()
     document = origin.document
 
-    def read(where: tuple, csv: str, column: str, fraction: bool) -> pd.Series | None:
+    def read(
+        where: tuple, csv: str, column: str, fraction: bool, negative: bool = False
+    ) -> pd.Series | None:
         try:
             base = document.folder_of(where, origin.folder)
             target = resolve_inside(
                 base, csv, origin.folder, ".".join(map(str, where)), document.position(where)
             )
-            series = read_csv_series(target, column, index, fraction=fraction)
+            series = read_csv_series(target, column, index, fraction=fraction, negative=negative)
         except ScenarioError as error:
             problems.extend(error.problems)
             return None
@@ -280,6 +283,12 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
                 series = read(where, supply.profile_csv, supply.profile_column, fraction=True)
                 if series is not None:
                     origin.profile_series[(site_name, source)] = series
+        for kind, own in (("price", site.grid_price), ("carbon", site.grid_carbon)):
+            if own is not None and own.csv is not None:
+                where = ("sites", site_name, f"grid_{kind}", "csv")
+                series = read(where, own.csv, own.column, fraction=False, negative=kind == "price")
+                if series is not None:
+                    origin.grid_series[(site_name, kind)] = series
     return problems
 
 

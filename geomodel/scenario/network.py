@@ -10,14 +10,18 @@ import numpy as np
 from geomodel.catalog import Catalog, LinkTechnology
 from geomodel.geo import Location, geodesic_km
 from geomodel.scenario.schema import Scenario
-from geomodel.tools.dci import link_power_w, round_trip_ms
+from geomodel.tools.dci import link_power_w
+from geomodel.tools.latency import user_round_trip_ms
 
 
 def region_site_latency_ms(scenario: Scenario, catalog: Catalog) -> np.ndarray:
     """Round trip (ms) from each region (rows) to each site (columns).
 
-    DESIGN section 4: route km x fibre us/km x 2 + a fixed overhead, where route
-    km is the geodesic distance times the scenario's route factor.
+    DESIGN section 4: route km x fibre us/km x 2 + a fixed overhead, where route km
+    is the geodesic distance times a route factor: the scenario's, else the one
+    fitted to measured round trips, which falls with distance
+    (:mod:`geomodel.tools.latency`); the overhead likewise. The model's SLA
+    eligibility and the scenario checks both read this matrix.
     """
     model = scenario.latency
     technology = catalog.link_technology(model.technology)
@@ -26,8 +30,11 @@ def region_site_latency_ms(scenario: Scenario, catalog: Catalog) -> np.ndarray:
     for i, region in enumerate(scenario.regions.values()):
         origin = Location(lat=region.lat, lon=region.lon)
         for j, site in enumerate(sites):
-            matrix[i, j] = round_trip_ms(
-                geodesic_km(origin, site), technology, model.route_factor, model.overhead
+            matrix[i, j] = user_round_trip_ms(
+                geodesic_km(origin, site),
+                technology.latency_us_per_km,
+                model.route_factor,
+                model.overhead,
             )
     return matrix
 

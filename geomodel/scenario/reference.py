@@ -38,6 +38,7 @@ KEY_NAMES = {
     "demand": "<service>",
     "training": "<job>",
     "inference": "<service>",
+    "grid_prices": "<grid>",
 }
 
 
@@ -65,6 +66,11 @@ def _section_of(annotation: Any) -> tuple[type[BaseModel] | None, str]:
         return inner, "[]"
     if isinstance(annotation, type) and issubclass(annotation, Section):
         return annotation, ""
+    if origin in (typing.Union, types.UnionType):  # a section or a plain value (a site's pue)
+        for option in typing.get_args(annotation):
+            inner, suffix = _section_of(option)
+            if inner is not None:
+                return inner, suffix
     return None, ""
 
 
@@ -87,6 +93,10 @@ def type_name(field: FieldInfo) -> str:
     """A short, reader-facing name of the field's type."""
     annotation = _strip(field.annotation)
     origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(annotation) if a is not type(None)]
+        names = {type_name(FieldInfo.from_annotation(option)) for option in options}
+        return " or ".join(sorted(names))
     if field_unit(field) and annotation is float and _is_quantity(field):
         return "quantity"
     if origin is Literal:

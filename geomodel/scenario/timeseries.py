@@ -41,10 +41,12 @@ def read_csv_series(
     index: pd.DatetimeIndex,
     *,
     fraction: bool = False,
+    negative: bool = False,
 ) -> pd.Series:
     """The values of ``column`` at every hour of ``index``, checked.
 
-    ``fraction`` marks capacity factors, which must lie in [0, 1].
+    ``fraction`` marks capacity factors, which must lie in [0, 1]; ``negative``
+    allows values below zero (prices).
     """
     try:
         frame = pd.read_csv(path, dtype={TIME_COLUMN: str}, skip_blank_lines=False)
@@ -83,7 +85,7 @@ def read_csv_series(
             f"column {column!r} of {path.name} has empty, non-numeric or infinite values "
             f"at {_first(gaps)}"
         )
-    if (inside < 0).any():
+    if not negative and (inside < 0).any():
         raise SeriesError(
             f"column {column!r} of {path.name} has negative values, first at "
             f"{_first(inside.index[inside < 0])}"

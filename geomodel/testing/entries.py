@@ -44,6 +44,11 @@ FIELD_UNITS: dict[str, str] = {
     "price_usd_per_mwh": "USD/MWh",
     "carbon_kg_per_mwh": "kgCO2e/MWh",
     "capacity_factor": "fraction",
+    "price_adder_usd_per_mwh": "USD/MWh",
+    "carbon_other_basis_kg_per_mwh": "kgCO2e/MWh",
+    "shaped_price_usd_per_mwh": "USD/MWh",
+    "shaped_carbon_kg_per_mwh": "kgCO2e/MWh",
+    "retail_price_usd_per_mwh": "USD/MWh",
 }
 
 #: Unit -> (factor, what the value was probably given in): a value v outside the

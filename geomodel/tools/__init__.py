@@ -8,6 +8,8 @@ the app all call these.
   interval and the goodput factor the optimiser applies to training work.
 * :mod:`geomodel.tools.dci`: route latency, optical power and the farthest
   site separation that fits a latency budget.
+* :mod:`geomodel.tools.latency`: user-to-site round trip, fitted to measured
+  round trips between cloud regions.
 """
 
 from geomodel.tools.dci import (
@@ -17,6 +19,7 @@ from geomodel.tools.dci import (
     round_trip_ms,
     route_km,
 )
+from geomodel.tools.latency import user_round_trip_ms
 from geomodel.tools.reliability import goodput_factor, reliability_report
 from geomodel.tools.sizing import compare_systems, size_cluster
 
@@ -30,4 +33,5 @@ __all__ = [
     "round_trip_ms",
     "route_km",
     "size_cluster",
+    "user_round_trip_ms",
 ]

@@ -5,8 +5,8 @@ km x the technology's propagation latency (us/km). Standard single-mode fibre
 has a group index of about 1.4677 at 1550 nm, so light covers a km in
 ``1.4677 / c`` = 4.896 us; hollow-core fibre guides light in air (~3.4 us/km).
 
-The same functions give region-to-site latency for the optimiser (DESIGN
-section 4): ``round_trip_ms(distance_km, technology, route_factor, overhead_ms)``.
+The optimiser's user-to-site latency is the fitted model of
+:mod:`geomodel.tools.latency`, which uses this module's fibre figures.
 """
 
 from __future__ import annotations

@@ -103,7 +103,45 @@ def test_json_lists_the_same(site):
             }
         ],
         "failed": [{"name": "broken", "distribution": DIST, "stage": "load", "reason": MISSING}],
+        # a plain PowerSource: flat at its catalogue means (80 USD/MWh, 380 kg/MWh, lifecycle)
+        "power_sources": [
+            {
+                "name": "fixture_grid",
+                "kind": "grid",
+                "plugin": "good",
+                "distribution": DIST,
+                "location": None,
+                "price_adder_usd_per_mwh": 0.0,
+                "series_basis": {
+                    "price_usd_per_mwh": "flat at the annual mean 80 USD/MWh",
+                    "carbon_kg_per_mwh": "flat at the annual mean 380 kgCO2e/MWh (lifecycle)",
+                },
+            }
+        ],
     }
+
+
+def test_the_table_states_the_basis_of_every_series(site):
+    done = geomodel("plugins", site=site)
+    assert "What each power source's hourly series rest on" in done.stdout
+    row = table_row(done.stdout, "fixture_grid")
+    assert row[:3] == ["fixture_grid", "grid", "flat at the annual mean 80 USD/MWh"]
+
+
+def test_the_built_in_grid_regions_and_their_measured_series():
+    # issue #14, what done looks like: >= 40 grid regions; >= 16 with measured hourly
+    # carbon and >= 21 with measured hourly prices, each labelled with basis and coverage
+    done = geomodel("plugins", "--json")
+    grids = [s for s in json.loads(done.stdout)["power_sources"] if s["kind"] == "grid"]
+    assert len(grids) >= 40
+    labels = [s["series_basis"] for s in grids]
+    measured = "measured 2023, zone "
+    assert sum(b["carbon_kg_per_mwh"].startswith(measured) for b in labels) >= 16
+    assert sum(b["price_usd_per_mwh"].startswith(measured) for b in labels) >= 21
+    for basis in labels:
+        for line in basis.values():
+            assert line.startswith((measured, "shaped from annual mean")), line
+            assert "hours filled" in line or line.startswith("shaped")
 
 
 def test_a_disabled_plugin_is_neither_loaded_nor_failed(site):
@@ -132,7 +170,7 @@ def test_every_installed_entry_point_is_either_loaded_or_failed():
     done = geomodel("plugins", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert set(report) == {"plugins", "failed"}
+    assert set(report) == {"plugins", "failed", "power_sources"}
     for plugin in report["plugins"]:
         assert set(plugin) == {"name", "distribution", "version", "module", "plugin_api", "contributes"}
         assert list(plugin["contributes"]) == list(CATALOG_KINDS)

@@ -137,7 +137,9 @@ def test_chips_installed_are_systems_times_chips_per_system(inputs, catalog):
     assert chips.sel(site="fra", system="gb200_nvl72") == 2 * 72
     assert chips.sel(site="ams", system="gb200_nvl72") == 4 * 72
     assert chips.sel(site="ams", system="hgx_h100_8") == 0
-    assert inputs["pue"].values.tolist() == [1.2, 1.14]  # liquid cooling -> 1.14
+    # constant PUEs hold at every step: 1.2 given, liquid cooling -> 1.14
+    assert inputs["pue"].dims == ("site", "time")
+    assert inputs["pue"].values.tolist() == [[1.2] * 6, [1.14] * 6]
 
 
 def test_region_to_site_latency_is_route_km_times_fibre_times_two_plus_overhead(inputs):

@@ -28,7 +28,7 @@ def check_invariants(result) -> None:
     ):
         dci[sites.index(str(a))] += mw / 2
         dci[sites.index(str(b))] += mw / 2
-    expected = inputs["pue"].values[:, None] * ds["it_power_mw"].values + dci[:, None]
+    expected = inputs["pue"].values * ds["it_power_mw"].values + dci[:, None]  # (site, time)
     np.testing.assert_allclose(ds["facility_power_mw"].values, expected, rtol=1e-9, atol=TOL)
     assert (ds["facility_power_mw"] <= inputs["power_envelope_mw"] + TOL).all()
     # (3) chips working <= installed x availability, per site, system and step

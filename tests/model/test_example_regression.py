@@ -40,6 +40,7 @@ PINNED = (
     "extension_cost_term_usd",
     "energy_mwh",
     "cost_usd",
+    "negative_price_earnings_usd",
     "emissions_tco2",
     "latency_ms_mean",
     "latency_ms_p95",

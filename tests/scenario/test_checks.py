@@ -8,17 +8,22 @@ from pyproj import Geod
 from .conftest import BASE, errors, line_of, load, only_error, write
 
 #: Propagation in standard single-mode fibre (group index 1.4677 / c), the figure
-#: the built-in smf_400zr carries; the latency model's defaults are route factor
-#: 1.5 and 2 ms of overhead.
+#: the built-in smf_400zr carries. The default latency model is the one fitted to
+#: measured round trips (docs/fidelity.md): route factor 1.535 + (2.748 - 1.535) x
+#: 1000 km / (d + 1000 km) and 2.36 ms of overhead.
 SMF_US_PER_KM = 4.90
-ROUTE_FACTOR = 1.5
-OVERHEAD_MS = 2.0
+FACTOR_NEAR, FACTOR_FAR, HALF_KM = 2.748, 1.535, 1000.0
+OVERHEAD_MS = 2.36
 
 
 def round_trip_ms(lat_a, lon_a, lat_b, lon_b) -> float:
-    """Independent derivation: WGS84 geodesic (pyproj) x route factor x 4.90 us/km x 2 + overhead."""
+    """Independent derivation: WGS84 geodesic d (pyproj) x the fitted route factor at d x
+    4.90 us/km x 2 + overhead. Paris-Amsterdam, 430 km: factor 1.535 + 1.213 x 1000 / 1430
+    = 2.383, 2.36 + 2 x 430 x 2.383 x 4.90 / 1000 = 12.4 ms."""
     _, _, metres = Geod(ellps="WGS84").inv(lon_a, lat_a, lon_b, lat_b)
-    return metres / 1000.0 * ROUTE_FACTOR * SMF_US_PER_KM * 2 / 1000.0 + OVERHEAD_MS
+    km = metres / 1000.0
+    factor = FACTOR_FAR + (FACTOR_NEAR - FACTOR_FAR) * HALF_KM / (km + HALF_KM)
+    return km * factor * SMF_US_PER_KM * 2 / 1000.0 + OVERHEAD_MS
 
 
 def test_the_built_in_fibre_is_the_one_derived_here(catalog):
@@ -164,6 +169,7 @@ def test_an_sla_no_site_meets_names_the_nearest_site_and_its_latency(tmp_path, c
     to_fra = round_trip_ms(*paris, 50.11, 8.68)
     to_ams = round_trip_ms(*paris, 52.37, 4.90)
     assert 5 < to_ams < to_fra < 30  # Amsterdam (430 km) is nearer Paris than Frankfurt (479 km)
+    assert to_ams == pytest.approx(12.4, abs=0.05)  # the docstring's hand computation
     assert problem.path == "regions.paris.demand.chat"
     assert problem.position.line == line_of(text, "chat: 1e6 token/s")
     assert problem.message == (

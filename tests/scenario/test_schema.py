@@ -355,13 +355,14 @@ def test_quantities_with_units_are_converted_at_load_time(tmp_path, catalog):
     text = (
         BASE.replace("power_envelope: 20 MW", "power_envelope: 0.25 GW", 1)
         .replace("compute: 1e21 FLOP", "compute: 1.2e25 FLOP")
-        .replace("sla: 30 ms", "sla: 0.012 s")
+        .replace("sla: 30 ms", "sla: 0.015 s")
         .replace("gradient_size: 14 GB", "gradient_size: 14000 MB")
     )
     scenario = load(tmp_path, text, catalog)
     assert scenario.sites["fra"].power_envelope == pytest.approx(250.0)
     assert scenario.training["pretrain"].compute == pytest.approx(1.2e7)  # EFLOP
-    assert scenario.inference["chat"].sla == pytest.approx(12.0)
+    # 15 ms: Paris reaches ams at 12.4 ms round trip (test_checks)
+    assert scenario.inference["chat"].sla == pytest.approx(15.0)
     assert scenario.training["pretrain"].gradient_gb == pytest.approx(14.0)
 
 

@@ -26,7 +26,15 @@ from geomodel.scenario.schema.options import (
 )
 from geomodel.scenario.schema.regions import ONE_DAY_SHAPE, Demand, Region
 from geomodel.scenario.schema.scenario import Scenario
-from geomodel.scenario.schema.sites import COOLING_PUE, PowerSupply, Site
+from geomodel.scenario.schema.signals import DEFAULT_CARBON_BASIS, PriceTerms, Signals
+from geomodel.scenario.schema.sites import (
+    COOLING_PUE,
+    OwnSeries,
+    PowerSupply,
+    Site,
+    SiteGridCarbon,
+    SiteGridPrice,
+)
 from geomodel.scenario.schema.time import Aggregation, TimeSpec
 from geomodel.scenario.schema.workloads import (
     InferenceService,
@@ -38,6 +46,7 @@ from geomodel.scenario.schema.workloads import (
 
 __all__ = [
     "COOLING_PUE",
+    "DEFAULT_CARBON_BASIS",
     "NAME_PATTERN",
     "ONE_DAY_SHAPE",
     "Aggregation",
@@ -55,12 +64,17 @@ __all__ = [
     "Longitude",
     "Name",
     "Objective",
+    "OwnSeries",
     "PowerSupply",
     "Precision",
+    "PriceTerms",
     "Region",
     "Scenario",
     "Section",
+    "Signals",
     "Site",
+    "SiteGridCarbon",
+    "SiteGridPrice",
     "SolverOptions",
     "TimeSpec",
     "Timestamp",

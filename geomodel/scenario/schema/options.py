@@ -11,24 +11,26 @@ from geomodel.scenario.units import Quantity
 
 
 class LatencyModel(Section):
-    """How user-to-site latency is estimated (DESIGN section 4)."""
+    """How user-to-site latency is estimated (DESIGN section 4, docs/fidelity.md)."""
 
     technology: Name = Field(
         default="smf_400zr",
         description="link technology whose fibre latency (us/km) users' traffic sees",
         examples=["smf_400zr"],
     )
-    route_factor: float = Field(
-        default=1.5,
+    route_factor: float | None = Field(
+        default=None,
         ge=1,
         le=3,
-        description="route km / great-circle km",
+        description="route km / great-circle km, the same at every distance (default: the "
+        "factor fitted to measured round trips, 2.75 on short routes falling to 1.54 on long ones)",
         examples=[1.3],
         json_schema_extra={"unit": "1"},
     )
-    overhead: Quantity("ms", ge=0) = Field(
-        default=2.0,
-        description="fixed round-trip overhead (access network, switching, processing)",
+    overhead: Quantity("ms", ge=0) | None = Field(
+        default=None,
+        description="fixed round-trip overhead: switching, processing, the user's access network "
+        "(default: the fitted 2.36 ms, which holds no access network)",
         examples=["5 ms"],
     )
 

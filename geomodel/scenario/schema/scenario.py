@@ -10,6 +10,7 @@ from geomodel.scenario.schema.fields import Name, Section
 from geomodel.scenario.schema.links import Links
 from geomodel.scenario.schema.options import LatencyModel, Objective, SolverOptions
 from geomodel.scenario.schema.regions import Region
+from geomodel.scenario.schema.signals import Signals
 from geomodel.scenario.schema.sites import Site
 from geomodel.scenario.schema.time import TimeSpec
 from geomodel.scenario.schema.workloads import InferenceService, TrainingJob
@@ -51,6 +52,11 @@ class Scenario(Section):
         default_factory=LatencyModel,
         description="user-to-site latency model",
         examples=[{"route_factor": 1.3}],
+    )
+    signals: Signals = Field(
+        default_factory=Signals,
+        description="grid series (measured or shaped), carbon basis and price terms per region",
+        examples=[{"carbon_basis": "direct"}],
     )
     objective: Objective = Field(
         default_factory=Objective,

@@ -75,7 +75,7 @@ def site_frame(inputs: xr.Dataset) -> pd.DataFrame:
             "chips": np.asarray(chips, dtype=float),
             "power_envelope_mw": inputs["power_envelope_mw"].values,
             "grid_carbon_kg_per_mwh": carbon.values,
-            "pue": inputs["pue"].values,
+            "pue": inputs["pue"].weighted(inputs["weight"] * inputs["dt_hours"]).mean("time").values,
         }
     )
 

@@ -1,0 +1,117 @@
+"""Weather-driven PUE: wet-bulb from psychrolib against the psychrometric chart, the cooling
+curve at hand-computed points, and a site's hourly PUE from its weather point."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from geomodel.inputs.pue import LIFT_AT_ECONOMISER_K, site_pue, weather_pue, wet_bulb_c
+from geomodel.scenario.schema import Scenario
+from geomodel.scenario.schema.pue import WeatherPue
+
+DEFAULT = WeatherPue(model="weather")
+
+
+def _wet_bulb_by_hand(dry_bulb_c: float, humidity_pct: float, pressure_pa: float = 101_325.0) -> float:
+    """The wet-bulb temperature from ASHRAE Fundamentals' psychrometric equations, solved
+    by bisection, with the Magnus saturation pressure 610.94 exp(17.625 T / (T + 243.04)) Pa
+    (Alduchov and Eskridge 1996) instead of psychrolib's Hyland-Wexler:
+    W = 0.621945 pw / (p - pw) with pw = RH x pws(T), and the wet-bulb Twb solves
+    W = ((2501 - 2.326 Twb) Ws(Twb) - 1.006 (T - Twb)) / (2501 + 1.86 T - 4.186 Twb)."""
+
+    def saturation_pa(t: float) -> float:
+        return 610.94 * np.exp(17.625 * t / (t + 243.04))
+
+    def ratio(pw: float) -> float:
+        return 0.621945 * pw / (pressure_pa - pw)
+
+    humidity_ratio = ratio(humidity_pct / 100 * saturation_pa(dry_bulb_c))
+    low, high = -40.0, dry_bulb_c
+    for _ in range(60):
+        mid = (low + high) / 2
+        saturated = ratio(saturation_pa(mid))
+        implied = ((2501 - 2.326 * mid) * saturated - 1.006 * (dry_bulb_c - mid)) / (
+            2501 + 1.86 * dry_bulb_c - 4.186 * mid
+        )
+        low, high = (mid, high) if implied < humidity_ratio else (low, mid)
+    return (low + high) / 2
+
+
+@pytest.mark.parametrize(
+    ("dry_bulb_c", "humidity_pct"),
+    [(25.0, 50.0), (30.0, 40.0), (35.0, 20.0), (5.0, 80.0), (20.0, 100.0)],
+)
+def test_wet_bulb_matches_the_psychrometric_equations(dry_bulb_c, humidity_pct):
+    got = wet_bulb_c(np.array([dry_bulb_c]), np.array([humidity_pct]))[0]
+    assert got == pytest.approx(_wet_bulb_by_hand(dry_bulb_c, humidity_pct), abs=0.05)
+
+
+def test_wet_bulb_at_chart_points():
+    # saturated air: the wet-bulb is the dry-bulb; 25 degC at 50 % reads about 18 degC on the
+    # ASHRAE chart (a chart reads to about 0.2 K)
+    got = wet_bulb_c(np.array([20.0, 25.0]), np.array([100.0, 50.0]))
+    assert got[0] == pytest.approx(20.0, abs=1e-6)
+    assert got[1] == pytest.approx(18.0, abs=0.2)
+
+
+def test_the_lift_constant_is_the_documented_sum():
+    # condensing 11 K above the wet-bulb, evaporating 2 K below a supply 6 K above the
+    # economiser limit: at the limit, 11 - (6 - 2) = 7 K
+    assert LIFT_AT_ECONOMISER_K == 11 - (6 - 2)
+
+
+@pytest.mark.parametrize(
+    ("wet_bulb", "expected"),
+    [
+        # economiser alone at or below 12 degC
+        (-5.0, 1.10),
+        (12.0, 1.10),
+        # 15 degC: chillers take (15 - 12) / (18 - 12) = 0.5 of the heat at a lift of
+        # 15 - 12 + 7 = 10 K against 26 - 12 + 7 = 21 K at the design point:
+        # 1.10 + 0.25 x 0.5 x 10 / 21 = 1.159524
+        (15.0, 1.10 + 0.25 * 0.5 * 10 / 21),
+        # 18 degC, all chillers, lift 13 K: 1.10 + 0.25 x 13 / 21 = 1.254762
+        (18.0, 1.10 + 0.25 * 13 / 21),
+        # the design point itself
+        (26.0, 1.35),
+        # beyond it the lift keeps growing: 30 degC, 25 K: 1.10 + 0.25 x 25 / 21 = 1.397619
+        (30.0, 1.10 + 0.25 * 25 / 21),
+    ],
+)
+def test_the_curve_at_hand_computed_points(wet_bulb, expected):
+    assert weather_pue(np.array([wet_bulb]), DEFAULT)[0] == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_curve_rises_with_the_wet_bulb_and_takes_its_parameters():
+    temperatures = np.linspace(-20, 35, 200)
+    assert np.all(np.diff(weather_pue(temperatures, DEFAULT)) >= 0)
+    custom = WeatherPue(
+        model="weather", economiser_below=18, chiller_above=24, design_wet_bulb=28, pue_economiser=1.05
+    )
+    # warm-water cooling economises up to 18 degC; at 21 degC: share 0.5, lift 10 K of
+    # 28 - 18 + 7 = 17 K: 1.05 + 0.30 x 0.5 x 10 / 17 = 1.138235
+    assert weather_pue(np.array([21.0]), custom)[0] == pytest.approx(1.05 + 0.30 * 0.5 * 10 / 17)
+
+
+def _scenario(pue) -> Scenario:
+    site = {"lat": 50.11, "lon": 8.68, "power_envelope": 10, "systems": {}, "pue": pue}
+    return Scenario.model_validate(
+        {"time": {"start": "2023-07-10T00:00:00+00:00", "hours": 48}, "sites": {"fra": site}}
+    )
+
+
+def test_a_site_takes_the_curve_at_its_weather_points_hours():
+    """Frankfurt (3 km from the DE-LU weather point): the PUE of each hour is the curve at the
+    psychrolib wet-bulb of that hour's measured temperature and humidity."""
+    from geomodel_builtins.weather import site_weather
+
+    hours = pd.date_range("2023-07-10", periods=48, freq="h", tz="UTC")
+    pue = site_pue(_scenario({"model": "weather"}), hours)
+    weather = site_weather("DE-LU", hours)
+    wet = wet_bulb_c(weather["temperature_c"].to_numpy(), weather["relative_humidity_pct"].to_numpy())
+    assert pue.shape == (1, 48)
+    np.testing.assert_allclose(pue[0], weather_pue(wet, DEFAULT))
+    assert pue.min() >= 1.10 and pue.max() > pue.min()  # July in Frankfurt: some chiller hours
+    assert np.allclose(site_pue(_scenario(1.25), hours), 1.25)
