@@ -120,7 +120,9 @@ def test_the_address_reopens_the_same_scenario(app, catalog):
 
 def test_reset_returns_the_knobs_to_the_file(app, catalog):
     at = app().run()
+    assert widget(at.button, "Reset the knobs to the file").disabled  # nothing to reset
     widget(at.number_input, CARBON).set_value(50.0).run()
+    assert not widget(at.button, "Reset the knobs to the file").disabled  # at once
     widget(at.number_input, "Horizon (h)").set_value(24).run()
     assert at.session_state[state.RECIPE].label() == "quickstart.yaml · carbon_price=50, hours=24"
     widget(at.button, "Reset the knobs to the file").click().run()

@@ -147,16 +147,17 @@ def main() -> None:
     with left:
         st.subheader("Knobs")
         st.caption("They start from the file with its variants; changes become --set overrides.")
-        st.button(
-            "Reset the knobs to the file",
-            icon=":material/restart_alt:",
-            on_click=_reset_knobs,
-            args=(base_hash,),
-            disabled=not knobs.overrides(base_scenario, start, cap),
-        )
+        reset = st.container()  # above the knobs, drawn once their values are known
         values, slots = knob_widgets(base_scenario, catalog, start, cap, state.knob_scope(base_hash))
     edits[base_hash] = values
     current = recipe.with_overrides(knobs.overrides(base_scenario, values, cap))
+    reset.button(
+        "Reset the knobs to the file",
+        icon=":material/restart_alt:",
+        on_click=_reset_knobs,
+        args=(base_hash,),
+        disabled=not current.overrides,
+    )
     address.write(current)
     try:
         scenario = loaders.scenario(current)
