@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from geomodel.catalog.costs import BuildCost
 from geomodel.catalog.entries import CatalogEntry, HardwareSystem, LinkTechnology, PowerSource
 from geomodel.errors import UnknownNameError
 from geomodel.plugin_loader import PluginFailure, PluginHost, PluginInfo, load_plugins, one_line
@@ -20,6 +21,7 @@ CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
     "hardware systems": ("register_hardware_systems", HardwareSystem),
     "link technologies": ("register_link_technologies", LinkTechnology),
     "power sources": ("register_power_sources", PowerSource),
+    "build costs": ("register_build_costs", BuildCost),
 }
 
 
@@ -30,6 +32,7 @@ class Catalog:
     hardware: dict[str, HardwareSystem] = field(default_factory=dict)
     links: dict[str, LinkTechnology] = field(default_factory=dict)
     power_sources: dict[str, PowerSource] = field(default_factory=dict)
+    build_costs: dict[str, BuildCost] = field(default_factory=dict)
     provider: dict[tuple[str, str], str] = field(default_factory=dict)
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
     failures: list[PluginFailure] = field(default_factory=list)
@@ -40,6 +43,7 @@ class Catalog:
             "hardware systems": self.hardware,
             "link technologies": self.links,
             "power sources": self.power_sources,
+            "build costs": self.build_costs,
         }[kind]
 
     def hardware_system(self, name: str) -> HardwareSystem:

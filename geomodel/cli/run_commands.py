@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
+from geomodel.cli.planning_output import build_payload, print_build
 from geomodel.cli.scenario_commands import SET_HELP, VARIANT_HELP
 from geomodel.errors import UsageError
 from geomodel.results.kpis import KPI_SPECS
@@ -76,7 +77,7 @@ def run(
                 combined.to_netcdf(output)
     elapsed = time.perf_counter() - started
     if json_output:
-        payload = [{"kpis": r.kpis, "messages": r.messages} for r in results]
+        payload = [{"kpis": r.kpis, "messages": r.messages, "build": build_payload(r)} for r in results]
         print_json(payload[0] if sweep is None else {"pareto": sweep[0], "points": payload})
     else:
         for index, result in enumerate(results):
@@ -84,6 +85,7 @@ def run(
             if sweep is not None:
                 title += f" - Pareto point {index + 1} of {len(results)}"
             print_kpis(result, title)
+            print_build(result, title)
         console().print(
             f"done in {elapsed:.1f} s" + (f"; results written to {output}" if output else "")
         )
@@ -123,9 +125,11 @@ def report(
     if calendar is not None:
         result.calendar_to_netcdf(calendar)
     if json_output:
-        print_json({"kpis": result.kpis, "messages": result.messages})
+        print_json({"kpis": result.kpis, "messages": result.messages, "build": build_payload(result)})
         return
-    print_kpis(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))
+    title = str(result.dataset.attrs.get("scenario_name") or result_file.name)
+    print_kpis(result, title)
+    print_build(result, title)
     if calendar is not None:
         console().print(f"results on every hour written to {calendar}")
 

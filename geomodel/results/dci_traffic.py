@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from geomodel.inputs.dataset import variable
+
 #: chips of a job at a site below this share of its ``max_chips`` are solver noise
 PRESENT_SHARE = 1e-6
 
@@ -56,9 +58,12 @@ def required_traffic_by_job(inputs: xr.Dataset, training_chips: np.ndarray) -> n
 
 
 def usable_chips(inputs: xr.Dataset) -> np.ndarray:
-    """(job, site) the most chips a job can use at a site: U[j,s] of docs/model.md (6)."""
+    """(job, site) the most chips a job can use at a site: U[j,s] of docs/model.md (6), with
+    the most that may be built in planning mode (as the model's span rows have it)."""
     eligible = inputs["job_system_eligible"].values.astype(float)  # (job, system)
     installed = inputs["chips_installed"].values  # (site, system)
+    if "build_max_systems" in inputs:
+        installed = installed + inputs["build_max_systems"].values * inputs["chips_per_system"].values
     site_chips = (eligible @ installed.T) * inputs["availability"].values[None, :]
     return np.minimum(site_chips, inputs["max_chips"].values[:, None])
 
@@ -88,4 +93,28 @@ def required_by_job(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
         dims=("job", "link", "time"),
         coords={d: inputs[d].values for d in ("job", "link", "time") if d in inputs.coords},
         attrs={"units": "Gb/s", "description": "DCI traffic each job's placement requires"},
+    )
+
+
+def link_capacity(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
+    """(link) Gb/s each link carries: lit fibre pairs plus those built (planning mode)."""
+    capacity = inputs["link_capacity_gbit_s"]
+    if "built_fibre_pairs" in results:
+        capacity = capacity + results["built_fibre_pairs"] * inputs["link_capacity_gbit_s_per_pair"]
+    return capacity
+
+
+def add_required_utilisation(results: xr.Dataset, inputs: xr.Dataset) -> None:
+    """``link_required_utilisation``: required traffic over the capacity, built pairs
+    included (so it is added after the planning results)."""
+    capacity = link_capacity(results, inputs).values[:, None]
+    required = results["link_required_gbit_s"].values
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(required > 0, required / capacity, 0.0)
+    results["link_required_utilisation"] = variable(
+        ("link", "time"),
+        share,
+        "1",
+        "link_required_gbit_s / link capacity, built pairs included (above 1: the placement "
+        "needs more fibre than the link has; inf: it needs a link that has none)",
     )

@@ -9,7 +9,12 @@ import xarray as xr
 from geomodel.inputs.dataset import variable
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
 from geomodel.results.breakdown import add_energy_breakdown
-from geomodel.results.dci_traffic import accounted_traffic, required_traffic_by_job
+from geomodel.results.dci_traffic import (
+    accounted_traffic,
+    add_required_utilisation,
+    required_traffic_by_job,
+)
+from geomodel.results.planning import add_planning_results
 
 
 def _values(var: pyo.Var, index: list) -> np.ndarray:
@@ -132,12 +137,6 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
             "DCI traffic the placement requires: the full data-parallel gradient exchange of "
             "every job with chips at both ends of the link in the step",
         ),
-        "link_required_utilisation": variable(
-            ("link", "time"),
-            required / per_capacity,
-            "1",
-            "link_required_gbit_s / link capacity (above 1: the placement needs more fibre)",
-        ),
         "job_progress": variable(
             ("job", "time"),
             progress,
@@ -170,6 +169,8 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
     )
     add_energy_breakdown(results, inputs, weight_hours)
     _extension_variables(model, results)
+    add_planning_results(model, results)
+    add_required_utilisation(results, inputs)  # against lit + built capacity
     return results
 
 

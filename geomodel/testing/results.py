@@ -9,6 +9,7 @@ SINGULAR = {
     "hardware systems": "hardware system",
     "link technologies": "link technology",
     "power sources": "power source",
+    "build costs": "build cost",
 }
 
 
@@ -42,6 +43,9 @@ CHECKS: dict[str, str] = {
     "profile-range": "every hour within the hourly bounds of its column",
     "profile-mean": "over a year (or the covered hours) the means equal the entry's figures",
     "profile-timezone": "the same instants asked in another time zone give the same values",
+    "cost-applies-to": "a build cost prices loaded entries (or generic assets) its unit can price",
+    "cost-applies-once": "no other build cost prices the same asset in the same unit",
+    "cost-magnitude": "a build cost's capex is plausible for its unit, else the unit it looks like",
     "minimal-scenario": "the built-ins the minimal scenario needs are loaded",
     "validate-scenario": "validate_scenario returns a list of strings, empty when all is well",
     "model-extension": "extend_model runs on the minimal scenario",

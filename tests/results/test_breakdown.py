@@ -73,3 +73,18 @@ def test_every_example_reconciles_with_its_kpis(example):
     assert table.set_index("name").loc["idle chips", "energy_mwh"] == pytest.approx(expected, rel=1e-6)
     for variable in ("idle_energy_mwh", "dci_cost_usd", "job_energy_mwh", "unattributed_cost_usd"):
         assert data[variable].attrs["units"] and data[variable].attrs["description"]
+
+
+def test_built_chips_count_as_idle_or_working_in_planning_mode(tmp_path, catalog):
+    # the two-site planning scenario (tests/model/test_planning_optima.py) builds all its
+    # chips: 100 servers of 8 H100 for a job of 800 chips in both hours, so the idle row
+    # is 0 and the job's row is the facility energy but the DCI pair's; energy is free.
+    from test_planning_optima import two_site_scenario
+
+    h100 = sb.server_figures(catalog)
+    result = sb.run(tmp_path, two_site_scenario(1000.0), catalog)
+    table = breakdown_table(result.dataset).set_index("name")
+    assert table.loc["idle chips", "energy_mwh"] == pytest.approx(0.0, abs=1e-9)
+    job_mwh = 800 * h100.active_kw / 1000 * 1.2 * 2  # PUE 1.2 (scenario_builder), 2 hours
+    assert table.loc["pretrain", "energy_mwh"] == pytest.approx(job_mwh, rel=1e-6)
+    assert table["energy_mwh"].sum() == pytest.approx(result.kpis["energy_mwh"], rel=1e-9)

@@ -92,3 +92,17 @@ def test_the_cli_writes_the_same_traffic_as_the_api(tmp_path, catalog):
     for name in ("link_required_gbit_s", "link_required_utilisation", "link_traffic_gbit_s"):
         assert written[name].attrs["units"] == api[name].attrs["units"]
         np.testing.assert_allclose(written[name].values, api[name].values, atol=1e-6)
+
+
+def test_in_planning_mode_utilisation_counts_the_pairs_built(tmp_path, catalog):
+    # tests/model/test_planning_optima.py::two_site_scenario at a pair cost of 1,000 USD:
+    # the job splits 60 + 40 servers over a and b in both hours, and one whole 800ZR pair
+    # (25,600 Gb/s) is built for its 2 x 1000 GB x 8 / 10 s = 1,600 Gb/s exchange; no
+    # pair was lit before, so utilisation is 1,600 / 25,600 = 0.0625 of what was built.
+    from test_planning_optima import two_site_scenario
+
+    result = sb.run(tmp_path, two_site_scenario(1000.0), catalog)
+    assert result.status == "optimal", result.messages
+    assert float(result.dataset["built_fibre_pairs"].sum()) == pytest.approx(1.0, abs=1e-6)
+    assert link_values(result, "link_required_gbit_s") == pytest.approx([1600.0, 1600.0])
+    assert link_values(result, "link_required_utilisation") == pytest.approx([0.0625, 0.0625])

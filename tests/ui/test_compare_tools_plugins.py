@@ -119,4 +119,4 @@ def test_plugins_page(app):
     else:
         assert "plugin problem" in at.error[0].value
         assert {"name", "distribution", "stage", "reason"} <= set(at.dataframe[1].value.columns)
-    assert len(at.tabs) == 3
+    assert len(at.tabs) == 4  # hardware, links, power sources, build costs

@@ -201,3 +201,14 @@ def test_the_results_page_opens_on_the_result_map(app):
     at.radio(key=state.RESULT_MAP_WHEN).set_value("one step").run()
     at.select_slider(key=state.RESULT_MAP_STEP).set_value(5).run()
     assert not at.exception
+
+
+def test_usable_chips_count_those_built_in_planning_mode():
+    import xarray as xr
+
+    from geomodel.ui.components.charts import usable_chips
+
+    inputs = xr.Dataset({"chips_installed": (("site", "system"), [[8.0, 0.0], [0.0, 72.0]])})
+    assert usable_chips(xr.Dataset(), inputs).values.tolist() == [8.0, 72.0]
+    built = xr.Dataset({"built_chips": (("site", "system"), [[16.0, 0.0], [0.0, 0.0]])})
+    assert usable_chips(built, inputs).values.tolist() == [24.0, 72.0]

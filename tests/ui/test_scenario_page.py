@@ -73,7 +73,7 @@ def test_an_upload_with_problems_lists_each_under_its_section(app):
     line = {key: _line_of(text, key) for key in ("-100 MW", "cheap", "soon")}
     assert errors["Sites"] == [
         f"mine.yaml:{line['-100 MW']}: sites.council_bluffs.power_envelope: "
-        "must be greater than 0 MW (got '-100 MW')"
+        "must be at least 0 MW (got '-100 MW')"
     ]
     assert errors["Objective"][0].startswith(f"mine.yaml:{line['cheap']}: objective.carbon_price:")
     assert errors["Other sections"][0].startswith(f"mine.yaml:{line['soon']}: inference.chat.sla:")

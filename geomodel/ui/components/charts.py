@@ -14,7 +14,7 @@ import xarray as xr
 
 from geomodel.batch.store import PARAM
 from geomodel.results.breakdown import MEASURES
-from geomodel.results.dci_traffic import required_by_job
+from geomodel.results.dci_traffic import link_capacity, required_by_job
 from geomodel.ui.format import kpi_label
 
 #: breakdown column -> shown name with units
@@ -163,12 +163,20 @@ def latency_distribution(results: xr.Dataset, inputs: xr.Dataset) -> go.Figure:
     return _layout(figure, height=360)
 
 
+def usable_chips(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
+    """(site) chips installed, plus those built in planning mode."""
+    chips = inputs["chips_installed"]
+    if "built_chips" in results:
+        chips = chips + results["built_chips"]
+    return chips.sum("system")
+
+
 def utilisation_frame(results: xr.Dataset, inputs: xr.Dataset) -> pd.DataFrame:
     """Per site and step: chips in use / usable chips, and facility power / envelope (%)."""
     used = results["training_chips"].sum(("job", "system")) + results["inference_chips"].sum(
         ("service", "system")
     )
-    usable = inputs["chips_installed"].sum("system") * inputs["availability"]
+    usable = usable_chips(results, inputs) * inputs["availability"]
     chips = (used / usable.where(usable > 0)).fillna(0.0) * 100.0
     power = results["facility_power_mw"] / inputs["power_envelope_mw"] * 100.0
     frame = chips.to_dataframe(name="chips in use (%)").reset_index()
@@ -203,7 +211,7 @@ def link_traffic(results: xr.Dataset, inputs: xr.Dataset, measure: str = "traffi
     if measure == "traffic":
         label = "required traffic (Gb/s)"
     else:
-        capacity = inputs["link_capacity_gbit_s"]
+        capacity = link_capacity(results, inputs)
         data = data / capacity.where(capacity > 0) * 100.0
         label = "required traffic / capacity (%)"
     frame = data.to_dataframe(name=label).reset_index()

@@ -13,9 +13,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from geomodel.results.dci_traffic import required_by_job
+from geomodel.results.dci_traffic import link_capacity, required_by_job
 from geomodel.ui.components import legend as key
 from geomodel.ui.components.basemap import CREDIT
+from geomodel.ui.components.charts import usable_chips
 from geomodel.ui.components.deck import (
     HEIGHT,
     REGION,
@@ -76,7 +77,7 @@ def _breakdown(chips: xr.DataArray, dim: str, label: str) -> dict[str, list[str]
 
 def site_frame(results: xr.Dataset, inputs: xr.Dataset, work, when: int | None) -> pd.DataFrame:
     """One row per site: usable and working chips, utilisation, facility power, who ran."""
-    usable = (inputs["chips_installed"].sum("system") * inputs["availability"]).values
+    usable = (usable_chips(results, inputs) * inputs["availability"]).values
     working = at_time(workload_chips(results, work), inputs, when).values
     busy = at_time(workload_chips(results, ALL), inputs, when).values
     power = at_time(results["facility_power_mw"], inputs, when).values
@@ -133,7 +134,7 @@ def link_frame(results: xr.Dataset, inputs: xr.Dataset, work, when: int | None) 
             "site_a": [str(x) for x in inputs["link_site_a"].values],
             "site_b": [str(x) for x in inputs["link_site_b"].values],
             "traffic": mean.sum("job").values,
-            "capacity": inputs["link_capacity_gbit_s"].values,
+            "capacity": link_capacity(results, inputs).values,
             "jobs": jobs,
         }
     )

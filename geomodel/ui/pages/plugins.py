@@ -29,6 +29,13 @@ COLUMNS = {
         "reach_km",
     ],
     "power sources": ["kind", "price_usd_per_mwh", "carbon_kg_per_mwh", "capacity_factor", "country"],
+    "build costs": [
+        "asset_class",
+        "unit",
+        "capex_usd_per_unit",
+        "fixed_om_usd_per_unit_year",
+        "lifetime_years",
+    ],
 }
 
 
