@@ -56,6 +56,9 @@ TERM_KPIS = dict(
             "latency_cost_term_usd",
             "unserved_cost_term_usd",
             "extension_cost_term_usd",
+            "investment_cost_term_usd",
+            "fixed_om_cost_term_usd",
+            "storage_cost_term_usd",
         ),
         strict=True,
     )

@@ -20,12 +20,13 @@ import pluggy
 if TYPE_CHECKING:
     import xarray as xr
 
+    from geomodel.catalog.costs import BuildCost
     from geomodel.catalog.entries import HardwareSystem, LinkTechnology, PowerSource
     from geomodel.catalog.registry import Catalog
 
 PROJECT_NAME = "geomodel"
 #: Version of this contract; the major part must match a plugin's GEOMODEL_PLUGIN_API.
-PLUGIN_API_VERSION = "1.0"
+PLUGIN_API_VERSION = "1.1"
 
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
@@ -104,6 +105,33 @@ def register_power_sources() -> list[PowerSource]:
         no; the lists of all plugins are joined.
     Added in:
         plugin API 1.0
+    """
+
+
+@hookspec
+def register_build_costs() -> list[BuildCost]:
+    """Build costs: capex, fixed O&M and lifetime of assets planning mode may build.
+
+    A plugin prices its own entries by listing them in ``applies_to`` (its hardware
+    systems, power sources or link technologies); ``applies_to`` may also name a
+    generic asset (``facility``, ``site``, ``battery_power``, ``battery_energy``).
+    A scenario's build option takes the entry that applies to it unless it names
+    another (``cost: NAME``) or gives its own figures.
+
+    Returns:
+        A list of :class:`geomodel.catalog.BuildCost`, validated on return.
+    Units:
+        ``capex_usd_per_unit`` USD and ``fixed_om_usd_per_unit_year`` USD a year, per
+        ``unit`` (system, site, MW, MW_IT, MWh, km, pair_km, pair, pair_span, module);
+        ``variable_cost_usd_per_mwh`` USD/MWh; ``lifetime_years`` years;
+        ``gbit_s_per_unit`` Gb/s; ``usd_year`` the dollar basis.
+    Called:
+        once per catalogue build, with no arguments.
+    firstresult:
+        no; the lists of all plugins are joined. Two entries applying to the same
+        asset are reported by the conformance checks; a scenario then names one.
+    Added in:
+        plugin API 1.1
     """
 
 

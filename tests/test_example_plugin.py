@@ -35,6 +35,7 @@ CONTRIBUTES = {
     "hardware systems": ["mi325x_8"],
     "link technologies": ["ull_800zr"],
     "power sources": ["geothermal"],
+    "build costs": [],
 }
 GEOMODEL = Path(sys.executable).with_name("geomodel")
 

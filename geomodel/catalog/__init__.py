@@ -1,5 +1,6 @@
-"""Catalogue of hardware systems, link technologies and power sources."""
+"""Catalogue of hardware systems, link technologies, power sources and build costs."""
 
+from geomodel.catalog.costs import GENERIC_ASSETS, BuildCost
 from geomodel.catalog.entries import (
     CARBON_BASES,
     CARBON_BASIS_COLUMNS,
@@ -15,7 +16,9 @@ __all__ = [
     "CARBON_BASES",
     "CARBON_BASIS_COLUMNS",
     "CATALOG_KINDS",
+    "GENERIC_ASSETS",
     "PROFILE_COLUMNS",
+    "BuildCost",
     "Catalog",
     "CatalogEntry",
     "HardwareSystem",

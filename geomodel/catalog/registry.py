@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from geomodel.catalog.costs import BuildCost
 from geomodel.catalog.entries import (
     CatalogEntry,
     HardwareSystem,
@@ -33,12 +34,14 @@ SINGULAR = {
     "hardware systems": "hardware system",
     "link technologies": "link technology",
     "power sources": "power source",
+    "build costs": "build cost",
 }
 #: kind label -> (hook name, entry class); the order is the order of listings.
 CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
     "hardware systems": ("register_hardware_systems", HardwareSystem),
     "link technologies": ("register_link_technologies", LinkTechnology),
     "power sources": ("register_power_sources", PowerSource),
+    "build costs": ("register_build_costs", BuildCost),
 }
 
 
@@ -49,6 +52,7 @@ class Catalog:
     hardware: dict[str, HardwareSystem] = field(default_factory=dict)
     links: dict[str, LinkTechnology] = field(default_factory=dict)
     power_sources: dict[str, PowerSource] = field(default_factory=dict)
+    build_costs: dict[str, BuildCost] = field(default_factory=dict)
     provider: dict[tuple[str, str], str] = field(default_factory=dict)
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
     failures: list[PluginFailure] = field(default_factory=list)
@@ -59,6 +63,7 @@ class Catalog:
             "hardware systems": self.hardware,
             "link technologies": self.links,
             "power sources": self.power_sources,
+            "build costs": self.build_costs,
         }[kind]
 
     def hardware_system(self, name: str) -> HardwareSystem:

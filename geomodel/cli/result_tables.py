@@ -12,14 +12,17 @@ from geomodel.results.kpis import KPI_SPECS
 
 
 def print_result(result, title: str) -> None:
-    """A Pareto front as one table; otherwise the KPI table and the placement summary.
-    Then the result's messages in words."""
+    """A Pareto front as one table (what each point builds is in --json); otherwise the
+    KPI table, the placement summary and what was built. Then the messages in words."""
+    from geomodel.cli.planning_output import print_build
+
     front = result.front
     if front is not None:
         print_front(result, title)
     else:
         print_kpi_table(result, title)
         print_placement(result)
+        print_build(result, title)
     out = console()
     for message in result.messages:
         out.print(f"[yellow]{escape(message)}[/yellow]", soft_wrap=True)

@@ -11,6 +11,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
 from geomodel.cli.output_file import FORCE_HELP, check_output, write_result
+from geomodel.cli.planning_output import build_payload
 from geomodel.cli.result_tables import front_json, placement_json, print_result
 from geomodel.cli.scenario_commands import SET_HELP, VARIANT_HELP
 from geomodel.errors import UsageError
@@ -84,12 +85,14 @@ def run(
     if json_output:
         payload: dict = {"kpis": result.kpis, "messages": result.messages}
         if sweep is None:
-            payload["placement"] = placement_json(result)
+            payload.update(placement=placement_json(result), build=build_payload(result))
         else:
             payload = {
                 "pareto": sweep[0],
                 "front": front_json(result),
-                "points": [{"kpis": r.kpis, "messages": r.messages} for r in points],
+                "points": [
+                    {"kpis": r.kpis, "messages": r.messages, "build": build_payload(r)} for r in points
+                ],
                 **payload,
             }
         print_json({**payload, "warnings": notes, "output": written})
@@ -168,7 +171,7 @@ def report(
                 **payload,
             }
         else:
-            payload["placement"] = placement_json(result)
+            payload.update(placement=placement_json(result), build=build_payload(result))
         print_json(payload)
         return
     print_result(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))

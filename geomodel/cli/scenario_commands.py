@@ -53,11 +53,31 @@ def validate(
         {"what": "user regions", "value": summary["regions"]},
         {"what": "hours (time steps)", "value": f"{summary['hours']:g} ({summary['time_steps']})"},
         {"what": "variants defined", "value": ", ".join(summary["variants_defined"]) or "-"},
+        *(
+            [{"what": "may build (most, all sites)", "value": describe_build(summary["may_build"])}]
+            if summary["may_build"]
+            else []
+        ),
         {"what": "scenario hash", "value": summary["scenario_hash"][:16]},
     ]
     print_table(rows, {"what": "", "value": ""}, title=scenario.name or None)
     for warning in summary["warnings"]:
         out.print(f"[yellow]{escape(warning)}[/yellow]")
+
+
+def describe_build(found: dict) -> str:
+    """``gb200_nvl72 x600; 100 MW facility; solar_pv 400 MW; ...`` for the validate table."""
+    parts = [f"{name} x{count}" for name, count in found.get("systems", {}).items()]
+    if "power_envelope_mw" in found:
+        parts.append(f"{found['power_envelope_mw']:g} MW facility")
+    parts += [f"{name} {mw:g} MW" for name, mw in found.get("power_sources_mw", {}).items()]
+    if "battery_mw" in found:
+        parts.append(f"battery {found['battery_mw']:g} MW / {found['battery_mwh']:g} MWh")
+    if found.get("new_sites"):
+        parts.append(f"{found['new_sites']} new site(s)")
+    if found.get("route_candidates"):
+        parts.append(f"{found['route_candidates']} route candidate(s)")
+    return "; ".join(parts)
 
 
 def schema() -> None:

@@ -16,6 +16,14 @@ import xarray as xr
 
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.dataset import variable
+from geomodel.inputs.planning import (
+    build_plan,
+    planning_attributes,
+    planning_variables,
+    with_planned_links,
+    with_planned_sources,
+    with_planned_systems,
+)
 from geomodel.inputs.power import site_power
 from geomodel.inputs.provenance import signal_attributes
 from geomodel.inputs.pue import site_pue
@@ -34,13 +42,16 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     """The inputs Dataset of a loaded scenario."""
     catalog = catalog if catalog is not None else build_catalog()
     hours = scenario.time.hourly_index()
+    plan = build_plan(scenario, catalog)  # None unless the scenario may build something
     sites = list(scenario.sites)
-    systems = sorted({s for site in scenario.sites.values() for s in site.systems})
+    systems = with_planned_systems(
+        sorted({s for site in scenario.sites.values() for s in site.systems}), plan
+    )
     regions = list(scenario.regions)
     services = list(scenario.inference)
     jobs = list(scenario.training)
-    links = scenario_links(scenario, catalog)
-    power = site_power(scenario, catalog, hours)
+    links = with_planned_links(scenario_links(scenario, catalog), plan)
+    power = site_power(with_planned_sources(scenario, plan), catalog, hours)
     pue = site_pue(scenario, hours)
     steps = _time_steps(scenario, power, pue, services, regions, jobs, hours)
     series = steps.series
@@ -112,6 +123,9 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     data.update(_services(scenario, services, systems, catalog))
     data.update(_jobs(scenario, jobs, sites, systems, catalog))
     data.update(_links(links))
+    data.update(
+        planning_variables(plan, scenario, systems, power.sources, links, power.grid_import_limit_mw)
+    )
     coords = {
         "time": (
             "time",
@@ -154,6 +168,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         )
     dataset = xr.Dataset(data, coords=coords)
     dataset.attrs.update(_attributes(scenario, catalog, hours))
+    dataset.attrs.update(planning_attributes(plan, scenario, steps.weight * steps.dt_hours))
     dataset.attrs.update(signal_attributes(scenario, power.grid_basis))
     dataset.attrs["site_weather_json"] = json.dumps(site_weather_notes(scenario, catalog))
     aggregated = steps.typical_day_of is not None
@@ -295,8 +310,8 @@ def _services(scenario, services, systems, catalog) -> dict[str, xr.Variable]:
 def _jobs(scenario, jobs, sites, systems, catalog) -> dict[str, xr.Variable]:
     specs = [scenario.training[name] for name in jobs]
     hardware = [catalog.hardware_system(s) for s in systems]
-    total_chips = sum(
-        site.systems.get(s, 0) * h.chips_per_system
+    total_chips = sum(  # every chip there could be: installed, or the build maximum
+        site.most_systems.get(s, 0) * h.chips_per_system
         for site in scenario.sites.values()
         for s, h in zip(systems, hardware, strict=True)
     )

@@ -28,10 +28,13 @@ class IntegerChoices:
     systems_on_off: bool = False
     dp_replicas: bool = False
     site_participation: bool = False
+    whole_systems: bool = False
+    site_opening: bool = False
+    whole_fibre_pairs: bool = False
 
     @property
     def any(self) -> bool:
-        return self.systems_on_off or self.dp_replicas or self.site_participation
+        return any(getattr(self, name) for name in self.__dataclass_fields__)
 
 
 def linear(coefs: Iterable[float], variables: Iterable, constant: float = 0.0) -> LinearExpression:

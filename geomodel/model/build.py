@@ -12,8 +12,10 @@ import xarray as xr
 from geomodel.model.basics import IntegerChoices
 from geomodel.model.inference import define_inference
 from geomodel.model.objective import define_objective
+from geomodel.model.planning import define_build_cost, define_build_limits, define_build_variables
 from geomodel.model.power import define_chip_capacity, define_power
 from geomodel.model.sets import build_sets
+from geomodel.model.storage import define_storage
 from geomodel.model.training import define_cross_site_training, define_training_work
 from geomodel.model.variables import define_variables
 
@@ -29,10 +31,14 @@ def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> py
     weight_hours = inputs["weight"].values * inputs["dt_hours"].values  # (t)
     m.weight_hours = weight_hours
     define_variables(m, sets, inputs, integer)
+    define_build_variables(m, sets, inputs, integer)  # m.capacity: installed (+ built)
     define_training_work(m, sets, inputs, weight_hours)
     define_inference(m, sets, inputs)
     define_chip_capacity(m, sets, inputs, integer)
     define_power(m, sets, inputs, integer)
+    define_storage(m, sets, inputs, weight_hours)
+    define_build_limits(m, sets, inputs)
     define_cross_site_training(m, sets, inputs, integer)
+    define_build_cost(m, inputs, weight_hours)
     define_objective(m, sets, inputs, weight_hours)
     return m

@@ -64,7 +64,10 @@ def define_objective(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.nd
         + m.carbon_cost_kusd
         + m.latency_cost_kusd
         + m.unserved_cost_kusd
-        + m.extra_cost_kusd,
+        + m.extra_cost_kusd
+        + m.investment_cost_kusd
+        + m.fixed_om_cost_kusd
+        + m.storage_cost_kusd,
         sense=pyo.minimize,
     )
 
@@ -76,4 +79,7 @@ OBJECTIVE_TERMS = (
     "latency_cost_kusd",
     "unserved_cost_kusd",
     "extra_cost_kusd",
+    "investment_cost_kusd",
+    "fixed_om_cost_kusd",
+    "storage_cost_kusd",
 )

@@ -9,6 +9,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.model.basics import IntegerChoices, linear
+from geomodel.model.capacity import at_most, most_chips
 from geomodel.model.sets import ModelSets
 
 
@@ -28,19 +29,20 @@ def _active_chips(m, sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int
 
 
 def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
-    """(3) Chips working <= installed (or switched-on) chips x availability."""
-    installed = inputs["chips_installed"].values
+    """(3) Chips working <= installed (+ built) or switched-on chips x availability."""
+    capacity = m.capacity.chips  # installed (+ built) chips of (s, h)
     availability = inputs["availability"].values
     chips_per_system = inputs["chips_per_system"].values
     m.active_chips = _active_chips(m, sets, inputs)  # define_power reads it too
     active = {key: [var for var, _ in chips] for key, chips in m.active_chips.items()}
     if integer.systems_on_off:
         on_index = sorted(active)
+        most = most_chips(inputs)  # installed, or the most there may be once built
         m.systems_on = pyo.Var(
             on_index,
             domain=pyo.NonNegativeIntegers,
             doc="systems switched on at s of h in t",
-            bounds=lambda _, s, h, t: (0, float(installed[s, h] / chips_per_system[h])),
+            bounds=lambda _, s, h, t: (0, float(most[s, h] / chips_per_system[h])),
         )
         m.chip_capacity = pyo.Constraint(
             on_index,
@@ -56,9 +58,8 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
         return
     m.chip_capacity = pyo.Constraint(
         sorted(active),
-        rule=lambda _, s, h, t: (
-            linear([1.0] * len(active[s, h, t]), active[s, h, t])
-            <= float(installed[s, h] * availability[s])
+        rule=lambda _, s, h, t: at_most(
+            [1.0] * len(active[s, h, t]), active[s, h, t], capacity(s, h), availability[s]
         ),
         doc="working chips within installed chips x availability",
     )
@@ -67,12 +68,12 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
 def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
     """(4) IT and facility power, the envelope; (5) balance of grid, generators and load."""
     n_sites, n_time = len(sets.sites), sets.n_time
-    installed = inputs["chips_installed"].values
+    installed = m.capacity.installed_chips
     active_kw = inputs["active_power_kw_per_chip"].values
     idle_kw = inputs["idle_power_kw_per_chip"].values
     chips_per_system = inputs["chips_per_system"].values
     pue = inputs["pue"].values
-    dci_mw = _dci_power_mw(inputs, sets)
+    dci_mw = m.capacity.dci_power_mw  # lit (+ built) pairs' power at s
     # mean power over the step's occurrences (energy, balance) and what the peak adds
     terms: dict[tuple[int, int], list] = defaultdict(list)
     peak_terms: dict[tuple[int, int], list] = defaultdict(list)
@@ -88,6 +89,11 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
             terms[s, t].append((chips_per_system[h] * idle_kw[h] / 1000.0, var))
     else:
         idle_mw += (installed * idle_kw[None, :]).sum(axis=1)[:, None] / 1000.0
+        buildable = np.argwhere(most_chips(inputs) > installed).tolist()
+        for s, h in buildable:  # built chips draw idle power too
+            for coef, var in m.capacity.chips(s, h).terms:
+                for t in range(n_time):
+                    terms[s, t].append((coef * idle_kw[h] / 1000.0, var))
     m.extra_supply_mw = pyo.Expression(
         range(n_sites),
         range(n_time),
@@ -104,9 +110,11 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
     )
 
     def facility_power(_, s, t):
-        it = m.it_power_mw[s, t].expr
+        it, dci = m.it_power_mw[s, t].expr, dci_mw(s)
         return linear(
-            [pue[s, t] * c for c in it.linear_coefs], it.linear_vars, pue[s, t] * it.constant + dci_mw[s]
+            [pue[s, t] * c for c in it.linear_coefs] + [c for c, _ in dci.terms],
+            list(it.linear_vars) + [v for _, v in dci.terms],
+            pue[s, t] * it.constant + dci.constant,
         )
 
     m.facility_power_mw = pyo.Expression(
@@ -115,15 +123,16 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
         rule=facility_power,
         doc="PUE x IT power + DCI power (step mean), MW",
     )
-    envelope = inputs["power_envelope_mw"].values
+    envelope = m.capacity.envelope_mw  # installed (+ built) envelope of s
 
     def within_envelope(_, s, t):
-        if not peak_terms[s, t]:
-            return m.facility_power_mw[s, t] <= float(envelope[s])
+        limit = envelope(s)
+        if not peak_terms[s, t] and not limit.terms:
+            return m.facility_power_mw[s, t] <= float(limit.constant)
         mean = m.facility_power_mw[s, t].expr
-        coefs = [*mean.linear_coefs, *(c for c, _ in peak_terms[s, t])]
-        variables = [*mean.linear_vars, *(v for _, v in peak_terms[s, t])]
-        return linear(coefs, variables, mean.constant) <= float(envelope[s])
+        coefs = [*mean.linear_coefs, *(c for c, _ in peak_terms[s, t]), *(-c for c, _ in limit.terms)]
+        variables = [*mean.linear_vars, *(v for _, v in peak_terms[s, t]), *(v for _, v in limit.terms)]
+        return linear(coefs, variables, mean.constant) <= float(limit.constant)
 
     m.envelope = pyo.Constraint(
         range(n_sites),
@@ -146,17 +155,3 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
         ),
         doc="grid + generators + extensions = facility power, MW",
     )
-
-
-def _dci_power_mw(inputs: xr.Dataset, sets: ModelSets) -> np.ndarray:
-    """Lit links draw their power whether or not they carry traffic; half at each end."""
-    power = np.zeros(len(sets.sites))
-    for a, b, link_mw in zip(
-        inputs["link_site_a"].values,
-        inputs["link_site_b"].values,
-        inputs["link_power_mw"].values,
-        strict=True,
-    ):
-        power[sets.sites.index(str(a))] += link_mw / 2.0
-        power[sets.sites.index(str(b))] += link_mw / 2.0
-    return power

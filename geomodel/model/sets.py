@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
+from geomodel.model.capacity import most_chips, most_source_mw
+
 
 @dataclass
 class ModelSets:
@@ -57,10 +59,10 @@ def build_sets(inputs: xr.Dataset) -> ModelSets:
         sources=_names(inputs, "source"),
         links=_names(inputs, "link"),
     )
-    installed = inputs["chips_installed"].values > 0  # (s, h)
+    installed = most_chips(inputs) > 0  # (s, h): installed, or may be built
     _training_sets(inputs, sets, installed)
     _inference_sets(inputs, sets, installed)
-    capacity = inputs["source_capacity_mw"].values if sets.sources else np.zeros((len(sets.sites), 0))
+    capacity = most_source_mw(inputs) if sets.sources else np.zeros((len(sets.sites), 0))
     every_step = np.ones(sets.n_time, dtype=bool)
     sets.gen = tuples(capacity[:, :, None] > 0, every_step[None, None, :])
     sets.grid = tuples(inputs["grid_import_limit_mw"].values[:, None] > 0, every_step[None, :])

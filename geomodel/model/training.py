@@ -9,6 +9,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, IntegerChoices, linear
+from geomodel.model.capacity import at_most, most_chips
 from geomodel.model.sets import ModelSets
 
 
@@ -51,7 +52,7 @@ def define_training_work(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: n
 
 def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
     """(6) A job split over sites: span, linked sites only, DP traffic within link capacity."""
-    installed = inputs["chips_installed"].values
+    installed = most_chips(inputs)  # installed, or the most there may be once built
     availability = inputs["availability"].values
     eligible = inputs["job_system_eligible"].values.astype(bool)
     max_chips = inputs["max_chips"].values
@@ -90,12 +91,10 @@ def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: 
     by_link: dict[tuple[int, int], list] = defaultdict(list)
     for j, link, t in sets.flow:
         by_link[link, t].append(m.flow[j, link, t])
-    capacity = inputs["link_capacity_gbit_s"].values
+    capacity = m.capacity.link_gbit_s  # lit (+ built) capacity
     m.link_capacity = pyo.Constraint(
         list(by_link),
-        rule=lambda _, link, t: (
-            linear([1.0] * len(by_link[link, t]), by_link[link, t]) <= float(capacity[link])
-        ),
+        rule=lambda _, link, t: at_most([1.0] * len(by_link[link, t]), by_link[link, t], capacity(link)),
         doc="DCI traffic within link capacity, Gb/s",
     )
     if integer.dp_replicas:

@@ -6,6 +6,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.model.basics import IntegerChoices
+from geomodel.model.capacity import most_link_gbit_s, most_source_mw
 from geomodel.model.sets import ModelSets
 
 
@@ -16,7 +17,7 @@ def define_variables(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerCho
     m.infer = pyo.Var(sets.infer, domain=nonneg, doc="chips serving service i at s on h in t")
     m.serve = pyo.Var(sets.serve, domain=nonneg, doc="demand of r for i served at s, Mtoken/s")
     m.unserved = pyo.Var(sets.unserved, domain=nonneg, doc="demand not served, Mtoken/s")
-    capacity = inputs["source_capacity_mw"].values if sets.sources else None
+    capacity = most_source_mw(inputs) if sets.sources else None  # installed (+ most built)
     factor = inputs["source_capacity_factor"].values if sets.sources else None
     m.gen = pyo.Var(
         sets.gen,
@@ -33,7 +34,7 @@ def define_variables(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerCho
     )
     site_domain = pyo.Binary if integer.site_participation else pyo.UnitInterval
     m.span = pyo.Var(sets.span, domain=site_domain, doc="job j uses site s in t (0..1)")
-    capacity_gbit_s = inputs["link_capacity_gbit_s"].values
+    capacity_gbit_s = most_link_gbit_s(inputs)
     m.flow = pyo.Var(
         sets.flow,
         domain=nonneg,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from geomodel.results.planning import planning_kpis
+
 #: Source kinds counted as renewable in ``renewable_share``.
 RENEWABLE_KINDS = frozenset({"solar", "wind", "hydro", "geothermal", "biomass"})
 
@@ -24,12 +26,24 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     "latency_ms_p95": ("ms", "95th percentile round trip of served demand"),
     "unserved_fraction": ("1", "share of inference demand not served"),
     "renewable_share": ("1", "share of energy from on-site or contracted renewable sources"),
+    "capex_usd_per_year": (
+        "USD/year",
+        "annuity of the capex of what is built (0 without build options)",
+    ),
+    "fixed_om_usd_per_year": ("USD/year", "fixed O&M of what is built, a year"),
+    "opex_usd": ("USD", "energy and carbon cost over the horizon (and battery wear)"),
+    "total_cost_usd_per_year": ("USD/year", "capex annuity + fixed O&M + opex scaled to a year"),
+    "usd_per_eflop": ("USD/EFLOP", "training's share of the yearly total per EFLOP of training done"),
+    "usd_per_mtoken": ("USD/Mtoken", "inference's share of the yearly total per Mtoken served"),
     "objective": ("USD", "weighted objective value"),
     "energy_cost_term_usd": ("USD", "objective term: energy cost"),
     "carbon_cost_term_usd": ("USD", "objective term: carbon price x emissions"),
     "latency_cost_term_usd": ("USD", "objective term: latency weight x served latency"),
     "unserved_cost_term_usd": ("USD", "objective term: unserved-demand penalty"),
     "extension_cost_term_usd": ("USD", "objective term: model extensions"),
+    "investment_cost_term_usd": ("USD", "objective term: annuity of what is built, horizon's share"),
+    "fixed_om_cost_term_usd": ("USD", "objective term: fixed O&M of what is built, horizon's share"),
+    "storage_cost_term_usd": ("USD", "objective term: wear of built batteries"),
     "solver_status": ("", "optimal, time_limit, infeasible, unbounded or error"),
     "mip_gap": ("1", "relative MIP gap of the reported solution (0 for LP)"),
     "build_seconds": ("s", "model build time"),
@@ -94,4 +108,5 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
         kpis["renewable_share"] = share
     else:
         kpis["renewable_share"] = 0.0
+    kpis.update(planning_kpis(results, inputs, weight_hours))
     return kpis

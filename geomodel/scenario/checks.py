@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from geomodel.catalog import Catalog
 from geomodel.errors import closest_names
+from geomodel.scenario.build_checks import check_build_options
 from geomodel.scenario.files import Document
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
@@ -95,7 +96,8 @@ def _sites(c: Checker) -> None:
                 c.add(path, f"{source!r} is a grid region, not a generator: give it as 'grid: {source}'")
             else:
                 c.known(path, source, generators, "power source")
-        if site.grid is None and not site.power_sources:
+        buildable = site.build is not None and site.build.power_sources
+        if site.grid is None and not site.power_sources and not buildable:
             c.add(("sites", name), "the site has no power: give 'grid' or 'power_sources'")
 
 
@@ -109,17 +111,22 @@ def _links(c: Checker) -> None:
             c.catalog.links,
             "link technology",
         )
-    seen: dict[frozenset[str], int] = {}
-    for index, route in enumerate(c.scenario.links.routes):
-        path = ("links", "routes", index)
-        c.known((*path, "technology"), route.technology, c.catalog.links, "link technology")
-        for end, site in enumerate(route.sites):
-            if site not in sites:
-                c.add((*path, "sites", end), f"unknown site {site!r}; known sites: {', '.join(sites)}")
-        pair = frozenset(route.sites)
-        if pair in seen:
-            c.add(path, f"route between {' and '.join(sorted(pair))} repeats routes[{seen[pair]}]")
-        seen[pair] = index
+    for section in ("routes", "candidates"):  # explicit routes, and routes that may be built
+        seen: dict[frozenset[str], int] = {}
+        for index, route in enumerate(getattr(c.scenario.links, section)):
+            path = ("links", section, index)
+            c.known((*path, "technology"), route.technology, c.catalog.links, "link technology")
+            for end, site in enumerate(route.sites):
+                if site not in sites:
+                    c.add(
+                        (*path, "sites", end), f"unknown site {site!r}; known sites: {', '.join(sites)}"
+                    )
+            pair = frozenset(route.sites)
+            if pair in seen:
+                c.add(
+                    path, f"route between {' and '.join(sorted(pair))} repeats {section}[{seen[pair]}]"
+                )
+            seen[pair] = index
 
 
 def _training(c: Checker) -> None:
@@ -152,7 +159,7 @@ def _training(c: Checker) -> None:
         domains = {
             system: c.catalog.hardware[system].scale_up_domain_chips
             for site in allowed
-            for system, count in sites[site].systems.items()
+            for system, count in sites[site].most_systems.items()
             if count > 0 and system in c.catalog.hardware
         }
         if domains and max(domains.values()) < job.group_chips:
@@ -216,7 +223,7 @@ def _sla(c: Checker) -> None:
             candidates = {
                 site_name: latency_ms[row, column]
                 for column, site_name in enumerate(site_names)
-                if _serves(c.scenario.sites[site_name].systems, service.systems)
+                if _serves(c.scenario.sites[site_name].most_systems, service.systems)
             }
             if not candidates:
                 if service_name not in unservable:
@@ -274,7 +281,7 @@ def _serving_pflops(c: Checker, service: InferenceService) -> float:
     """Peak PFLOPS of every usable chip the service may run on, at its precision."""
     total = 0.0
     for site in c.scenario.sites.values():
-        for system, count in site.systems.items():
+        for system, count in site.most_systems.items():
             spec = c.catalog.hardware.get(system)
             if spec is None or (service.systems is not None and system not in service.systems):
                 continue
@@ -310,6 +317,7 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     _inference,
     _sla,
     _capacity,
+    check_build_options,
     check_grid_prices,
     check_price_levels,
     check_carbon_bases,

@@ -19,6 +19,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from geomodel.scenario.merge import deep_merge
 from geomodel.scenario.problems import Path, Position, Problem, ScenarioError, dotted
+from geomodel.scenario.yaml_guard import check_expansion
 
 IMPORT_KEY = "import"
 #: Scenario files larger than this are refused before parsing.
@@ -192,6 +193,8 @@ def _parse(text: str, label: str) -> CommentedMap:
     yaml = YAML(typ="rt")
     try:
         root = yaml.compose(text)
+        if root is not None:  # before anything walks or builds the expanded tree
+            check_expansion(root, label, MAX_VALUES)
         duplicates = _duplicate_keys(root, (), label) if root is not None else []
         if duplicates:
             raise ScenarioError(duplicates, label)
@@ -277,8 +280,9 @@ def _document(raw: CommentedMap, label: str) -> Document:
 class _Plain:
     """ruamel nodes -> plain dicts, lists and scalars, recording line numbers.
 
-    Aliases are expanded, so a few lines can stand for a huge tree ("billion
-    laughs"); more than :data:`MAX_VALUES` values in one file is refused.
+    Aliases are expanded; a file that would expand to more than :data:`MAX_VALUES`
+    values ("billion laughs") is refused by :func:`check_expansion` before this
+    runs, and the count here stays as a second guard.
     """
 
     label: str

@@ -361,9 +361,14 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
             if series is not None:
                 origin.demand_series[(region_name, service)] = series * demand.scale
     for site_name, site in scenario.sites.items():
-        for source, supply in site.power_sources.items():
-            if supply.profile_csv is not None:
-                where = ("sites", site_name, "power_sources", source, "profile_csv")
+        supplies = [(("power_sources", n), n, supply) for n, supply in site.power_sources.items()]
+        if site.build is not None:  # a source only built here may bring its own profile
+            supplies += [
+                (("build", "power_sources", n), n, o) for n, o in site.build.power_sources.items()
+            ]
+        for section, source, supply in supplies:
+            if supply.profile_csv is not None and (site_name, source) not in origin.profile_series:
+                where = ("sites", site_name, *section, "profile_csv")
                 series = read(where, supply.profile_csv, supply.profile_column, fraction=True)
                 if series is not None:
                     origin.profile_series[(site_name, source)] = series

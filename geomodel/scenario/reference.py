@@ -34,6 +34,7 @@ COOLING_END = "<!-- cooling: end -->"
 KEY_NAMES = {
     "sites": "<site>",
     "power_sources": "<source>",
+    "systems": "<system>",
     "regions": "<region>",
     "demand": "<service>",
     "training": "<job>",

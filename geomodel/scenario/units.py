@@ -34,6 +34,10 @@ _DIMENSION_NAMES = {
     "[information]": "an amount of data",
     "[information] / [time]": "a data rate",
     "dimensionless": "a plain number",
+    "[currency] * [time] ** 3 / [mass] / [length] ** 2": "a cost per unit of power",
+    "[currency] * [time] ** 2 / [mass] / [length] ** 2": "a cost per energy (or per power a year)",
+    "[currency] / [time]": "a cost a year",
+    "[currency] / [length]": "a cost per length",
 }
 
 
@@ -82,7 +86,17 @@ def _parse(text: str, unit: str) -> float:
             f"expected {_dimension_name(target.dimensionality)} in {unit} (e.g. '10 {unit}'), "
             f"not {_dimension_name(quantity.dimensionality)}"
         )
+    if "[currency]" in str(target.dimensionality) and _per_time(quantity.units) != _per_time(target):
+        # USD/MWh and USD/MW/year share a dimension: a price is not a yearly cost
+        yearly = "a yearly cost" if _per_time(quantity.units) else "not a yearly cost"
+        raise ValueError(f"expected a cost in {unit} (e.g. '10 {unit}'); '{text.strip()}' is {yearly}")
     return float(quantity.to(target).magnitude)
+
+
+def _per_time(units: Any) -> bool:
+    """True when one of the units is a time (a year, an hour) on its own."""
+    names = getattr(units, "_units", {})
+    return any(str(registry().get_dimensionality(name)) == "[time]" for name in names)
 
 
 def Quantity(unit: str, **constraints: Any) -> Any:  # noqa: N802 - reads like a type

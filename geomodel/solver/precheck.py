@@ -15,7 +15,9 @@ a second at 10^6 columns) and compare totals a planner would compare by hand:
 Each check is a necessary condition of the model in docs/model.md, so a failed one
 proves the model infeasible. Checks that count supply are *conditional*: a model
 extension may add supply (``extra_supply_mw``, a battery), so they explain an
-infeasibility HiGHS reports but never stop a solve by themselves.
+infeasibility HiGHS reports but never stop a solve by themselves. In planning mode
+(build options, docs/planning.md) chips count installed plus the most that may be
+built, and the power checks are left out: envelopes, sources and storage may be built.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 import xarray as xr
 
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
+from geomodel.model.capacity import dci_power_mw, most_chips, planning
 
 #: Relative slack before a total counts as short: solver tolerances are about 1e-7,
 #: so a plan exactly at a limit must never be called infeasible here.
@@ -81,7 +84,10 @@ class _Facts:
         self.times = inputs["time"].values
         self.dt_hours = inputs["dt_hours"].values
         self.weight_hours = inputs["weight"].values * self.dt_hours
-        self.cap = inputs["chips_installed"].values * inputs["availability"].values[:, None]
+        #: planning mode: capacities are installed plus what may be built
+        self.planning = planning(inputs)
+        #: usable chips (installed, or installed plus the most that may be built) x availability
+        self.cap = most_chips(inputs) * inputs["availability"].values[:, None]
         pue = inputs["pue"].values
         #: PUE per site and step (a weather-driven PUE varies by the hour), (s, t)
         self.pue = pue if pue.ndim == 2 else np.repeat(pue[:, None], len(self.times), axis=1)
@@ -91,7 +97,7 @@ class _Facts:
         #: kW one more working chip adds to IT power, by system (x PUE: facility power)
         self.working_kw = active_kw - idle_kw
         idle_mw = (inputs["chips_installed"].values * idle_kw[None, :]).sum(axis=1) / 1000.0
-        self.dci_mw = _dci_mw(inputs, self.sites)
+        self.dci_mw = dci_power_mw(inputs, self.sites)
         #: facility power with every chip idle, MW per site and step (none if switched off)
         idle_facility = np.zeros_like(self.pue) if systems_on_off else self.pue * idle_mw[:, None]
         self.floor_mw = idle_facility + self.dci_mw[:, None]
@@ -110,22 +116,10 @@ class _Facts:
         return f"{np.datetime_as_string(self.times[t], unit='m')} UTC"
 
 
-def _dci_mw(inputs: xr.Dataset, sites: list[str]) -> np.ndarray:
-    """Lit links' power, half at each end (as docs/model.md (4) counts it)."""
-    power = np.zeros(len(sites))
-    for a, b, link_mw in zip(
-        inputs["link_site_a"].values,
-        inputs["link_site_b"].values,
-        inputs["link_power_mw"].values,
-        strict=True,
-    ):
-        power[sites.index(str(a))] += link_mw / 2.0
-        power[sites.index(str(b))] += link_mw / 2.0
-    return power
-
-
 def _idle_power(f: _Facts) -> list[Finding]:
     """Facility power with every chip idle must fit the envelope and the supply."""
+    if f.planning:
+        return []  # an envelope, a source or a battery may be built
     findings = []
     steps = len(f.times)
     for s, site in enumerate(f.sites):
@@ -163,7 +157,7 @@ def _idle_power(f: _Facts) -> list[Finding]:
 
 def _job_arrays(f: _Facts) -> dict[str, np.ndarray]:
     inputs = f.inputs
-    installed = inputs["chips_installed"].values > 0
+    installed = most_chips(inputs) > 0  # (s, h): installed, or may be built (as the sets)
     allowed = inputs["job_site_allowed"].values.astype(bool)
     eligible = inputs["job_system_eligible"].values.astype(bool)
     usable = allowed[:, :, None] & eligible[:, None, :] & installed[None, :, :]  # (j, s, h)
@@ -206,6 +200,8 @@ def _training_work(f: _Facts) -> list[Finding]:
                 )
             )
             continue
+        if f.planning:
+            continue  # envelopes and supply may be built
         job_sites = set(np.flatnonzero(usable[j].any(axis=1)).tolist())
         for check, severity, limit, words, said in (
             (

@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from geomodel.model.capacity import most_chips, most_source_mw
+
 #: Above this many columns, warn before building (docs/performance.md: geomodel needs
 #: about 2.7 GB per million columns and HiGHS minutes per million; 10^6 columns took
 #: 219 s on 2 cores, 10^5 about 15 s).
@@ -18,9 +20,10 @@ def estimate_columns(inputs: xr.Dataset) -> int:
     """Columns of the LP the inputs give, counted with numpy as the model's sets define
     them (geomodel/model/sets.py), without building them: train, span, DCI flow, site
     group, serve, unserved, infer, generator and grid columns. Integer options add a
-    few more (switched-on systems, replicas), not counted."""
+    few more (switched-on systems, replicas), and planning its build decisions: not
+    counted."""
     n_time = inputs.sizes["time"]
-    installed = inputs["chips_installed"].values > 0  # (s, h)
+    installed = most_chips(inputs) > 0  # (s, h): installed, or may be built (as the sets)
     columns = 0
     if inputs.sizes.get("job", 0):
         allowed = inputs["job_site_allowed"].values.astype(bool)
@@ -42,7 +45,7 @@ def estimate_columns(inputs: xr.Dataset) -> int:
         busy_steps = demand.any(axis=1).sum(axis=1)  # (i)
         columns += int(((served_sites * systems).sum(axis=1) * busy_steps).sum())  # infer
     if inputs.sizes.get("source", 0):
-        columns += int((inputs["source_capacity_mw"].values > 0).sum()) * n_time  # gen
+        columns += int((most_source_mw(inputs) > 0).sum()) * n_time  # gen
     columns += int((inputs["grid_import_limit_mw"].values > 0).sum()) * n_time  # grid
     return columns
 

@@ -12,6 +12,7 @@ from geomodel.catalog.entries import collecting_invalid_entries
 from geomodel.geo import Location
 from geomodel.hookspecs import PLUGIN_API_VERSION
 from geomodel.plugin_loader import PluginHost, PluginInfo
+from geomodel.testing.costs import check_build_costs
 from geomodel.testing.entries import check_entries
 from geomodel.testing.extension import EXAMPLE_SETTINGS_ATTRIBUTE, check_scenario_hooks
 from geomodel.testing.hosts import (
@@ -92,6 +93,7 @@ def run_checks(
     if settings is None:
         settings = getattr(plugin, EXAMPLE_SETTINGS_ATTRIBUTE, None)
     catalog = build_catalog(host)
+    report.extend(check_build_costs(own.get("build costs", []), catalog, name))
     report.extend(check_scenario_hooks(host, catalog, name, settings))
     return report
 

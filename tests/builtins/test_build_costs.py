@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from geomodel.catalog import Catalog
+from geomodel.catalog import GENERIC_ASSETS, Catalog
 from geomodel.inputs.annuity import annuity, capital_recovery_factor
 from geomodel_builtins._tables import FIGURE_SOURCE_PREFIX, read_table
 
@@ -32,6 +32,7 @@ COLUMNS = [
     "name", "asset_class", "applies_to", "description", "capex", "capex_unit", "fixed_om",
     "fixed_om_unit", "lifetime_years", "cost_year", "usd_year", "region", "source",
     "source_type", "notes", "src_capex", "src_fixed_om", "src_lifetime_years",
+    "gbit_s_per_unit", "variable_cost_usd_per_mwh", "src_variable_cost_usd_per_mwh",
 ]  # fmt: skip
 CAPEX_UNITS = {
     "USD/system", "USD/MW_IT", "USD/site", "USD/kW", "USD/kWh", "USD/km", "USD/pair-km",
@@ -98,7 +99,7 @@ def test_every_figure_has_its_own_typed_source(rows) -> None:
 
 
 def test_every_row_prices_catalogue_entries_that_exist(rows, catalog: Catalog) -> None:
-    known = set(catalog.hardware) | set(catalog.links) | set(catalog.power_sources)
+    known = set(catalog.hardware) | set(catalog.links) | set(catalog.power_sources) | set(GENERIC_ASSETS)
     for name, row in rows.items():
         unknown = set(row["applies_to"].split()) - known
         assert not unknown, f"{name} applies to unknown entries {unknown}"
@@ -318,3 +319,46 @@ def test_docs_quote_the_factors_and_worked_examples() -> None:
         assert round(capital_recovery_factor(0.05, years), 5) == float(quoted)
     assert round(annuity(1_599_000, 0.05, 30) + 22_500) == 126_517
     assert "126,517" in text
+
+
+# --- what planning mode reads beside the figures ----------------------------------------
+
+
+def test_the_generic_assets_have_one_default_each(rows) -> None:
+    """facility, site, battery_power and battery_energy are priced by exactly one row each."""
+    for asset in GENERIC_ASSETS:
+        pricing = [name for name, row in rows.items() if asset in row["applies_to"].split()]
+        assert len(pricing) == 1, (asset, pricing)
+
+
+def test_a_transceivers_line_rate_is_its_optics_rate(rows) -> None:
+    """400ZR and 400ZR+ carry 400 Gb/s per wavelength, 800ZR 800 Gb/s (OIF implementation
+    agreements): a fully lit 25.6 Tb/s pair takes 2 x 64 or 2 x 32 modules."""
+    rates = {
+        name: row["gbit_s_per_unit"] for name, row in rows.items() if row["capex_unit"] == "USD/module"
+    }
+    assert rates == {
+        "transceiver_400zr": "400",
+        "transceiver_400zr_plus": "400",
+        "transceiver_800zr": "800",
+    }
+
+
+def test_built_generators_have_a_sourced_variable_cost(rows) -> None:
+    """Solar and wind: ATB carries their O&M as fixed only; gas 2.28 VOM + 18.34 / 0.57 fuel
+    = 34.5 USD/MWh; nuclear 3.01 VOM + 10.96 fuel = 13.97, rounded to 14.0."""
+    costs = {
+        name: row["variable_cost_usd_per_mwh"]
+        for name, row in rows.items()
+        if row["variable_cost_usd_per_mwh"]
+    }
+    assert costs == {
+        "solar_pv_utility": "0",
+        "wind_onshore_plant": "0",
+        "gas_ccgt_plant": "34.5",
+        "nuclear_large": "14.0",
+    }
+    assert pytest.approx(34.5, abs=0.05) == 2.28 + 18.34 / 0.57
+    assert pytest.approx(14.0, abs=0.05) == 3.01 + 10.96
+    for name in costs:
+        assert TYPE_TAG.search(rows[name]["src_variable_cost_usd_per_mwh"]), name

@@ -70,6 +70,7 @@ def test_valid_entries_survive_beside_invalid_ones(invalid):
         "hardware systems": ["fixture_valid_among_invalid"],
         "link technologies": [],
         "power sources": [],
+        "build costs": [],
     }
     assert set(invalid.hardware) == {"fixture_hgx_8", "fixture_valid_among_invalid"}
     assert "invalid_entries" in invalid.plugins  # the plugin loaded; its bad entries did not

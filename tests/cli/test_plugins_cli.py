@@ -100,6 +100,7 @@ def test_json_lists_the_same(site):
                     "hardware systems": ["fixture_hgx_8"],
                     "link technologies": ["fixture_smf"],
                     "power sources": ["fixture_grid"],
+                    "build costs": [],
                 },
             }
         ],

@@ -300,4 +300,4 @@ def test_schema_prints_a_json_schema_the_example_files_satisfy(cli):
     assert any("'colling' was unexpected" in m for m in messages), messages
     site = schema["$defs"]["Site"]["properties"]
     assert site["power_envelope"]["unit"] == "MW"
-    assert site["power_envelope"]["anyOf"][0] == {"type": "number", "exclusiveMinimum": 0}
+    assert site["power_envelope"]["anyOf"][0] == {"type": "number", "minimum": 0}

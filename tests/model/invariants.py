@@ -11,10 +11,18 @@ import numpy as np
 TOL = 1e-6
 
 
+def built(ds, name: str, like):
+    """A build decision of a planning result, zeros (shaped ``like``) otherwise."""
+    return ds[name] if name in ds else 0.0 * like
+
+
 def check_invariants(result) -> None:
-    """Balance, envelope, chips, sources, SLA, demand and work, at every site and step."""
+    """Balance, envelope, chips, sources, SLA, demand and work, at every site and step;
+    in planning mode against installed plus built capacity (docs/model.md, "Planning")."""
     ds, inputs = result.dataset, result.inputs
     supply = ds["grid_import_mw"] + ds["generation_mw"].sum("source") + ds["extension_supply_mw"]
+    if "storage_discharge_mw" in ds:  # built batteries
+        supply = supply + ds["storage_discharge_mw"] - ds["storage_charge_mw"]
     # (5) balance: grid + generation + extension = facility power
     np.testing.assert_allclose(supply.values, ds["facility_power_mw"].values, rtol=0, atol=TOL)
     # (4) facility = PUE x IT + half the power of each link ending at the site; envelope
@@ -28,17 +36,29 @@ def check_invariants(result) -> None:
     ):
         dci[sites.index(str(a))] += mw / 2
         dci[sites.index(str(b))] += mw / 2
+    if "built_fibre_pairs" in ds:
+        pair_mw = ds["built_fibre_pairs"].values * inputs["link_power_mw_per_pair"].values
+        for a, b, mw in zip(
+            inputs["link_site_a"].values, inputs["link_site_b"].values, pair_mw, strict=True
+        ):
+            dci[sites.index(str(a))] += mw / 2
+            dci[sites.index(str(b))] += mw / 2
     expected = inputs["pue"].values * ds["it_power_mw"].values + dci[:, None]  # (site, time)
     np.testing.assert_allclose(ds["facility_power_mw"].values, expected, rtol=1e-9, atol=TOL)
-    assert (ds["facility_power_mw"] <= inputs["power_envelope_mw"] + TOL).all()
+    envelope = inputs["power_envelope_mw"] + built(ds, "built_envelope_mw", inputs["power_envelope_mw"])
+    assert (ds["facility_power_mw"] <= envelope + TOL).all()
     # (3) chips working <= installed x availability, per site, system and step
     working = ds["training_chips"].sum("job") + ds["inference_chips"].sum("service")
-    usable = inputs["chips_installed"] * inputs["availability"]
+    chips = inputs["chips_installed"] + built(ds, "built_chips", inputs["chips_installed"])
+    usable = chips * inputs["availability"]
     assert (working <= usable + TOL).all(), float((working - usable).max())
     assert (working >= -TOL).all()
     # (5) sources within capacity x profile; grid within its import limit
     if inputs.sizes.get("source", 0):
-        available = inputs["source_capacity_mw"] * inputs["source_capacity_factor"]
+        capacity = inputs["source_capacity_mw"] + built(
+            ds, "built_source_mw", inputs["source_capacity_mw"]
+        )
+        available = capacity * inputs["source_capacity_factor"]
         assert (ds["generation_mw"] <= available + TOL).all()
         assert (ds["generation_mw"] >= -TOL).all()
     assert (ds["grid_import_mw"] <= inputs["grid_import_limit_mw"] + TOL).all()

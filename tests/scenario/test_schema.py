@@ -105,7 +105,7 @@ ENVELOPE = "power_envelope: 20 MW"
 @pytest.mark.parametrize(
     ("old", "new", "path", "value", "allowed"),
     [
-        (ENVELOPE, "power_envelope: -20 MW", "sites.fra.power_envelope", "-20 MW", "greater than 0 MW"),
+        (ENVELOPE, "power_envelope: -20 MW", "sites.fra.power_envelope", "-20 MW", "at least 0 MW"),
         (ENVELOPE, "power_envelope: 0", "sites.fra.power_envelope", 0, "greater than 0 MW"),
         ("compute: 1e21 FLOP", "compute: -1e21", "training.pretrain.compute", -1e21, "greater than 0"),
         ("{hgx_h100_8: 100}", "{hgx_h100_8: -1}", "sites.fra.systems.hgx_h100_8", -1, "at least 0"),

@@ -225,3 +225,52 @@ def test_an_extension_constraint_in_the_iis_is_named_by_its_plugin():
 def h100(catalog) -> sb.Server:
     """The built-in H100 server's figures (inputs of the model, read from the catalogue)."""
     return sb.server_figures(catalog)
+
+
+# --- planning mode: capacities are decisions ----------------------------------------------
+
+
+def first_plan(compute: str, envelope_mw: float = 200) -> dict:
+    """docs/planning.md's first plan, trimmed to Abilene: 600 GB200 NVL72 installed, up to
+    1,200 in all may be built, and the envelope may grow to 300 MW."""
+    return {
+        "name": "first-plan",
+        "time": {"start": "2025-07-01T00:00:00-05:00", "hours": 48},
+        "sites": {
+            "abilene": {
+                "lat": 32.52,
+                "lon": -99.78,
+                "grid": "grid_us_tx_ercot",
+                "power_envelope": f"{envelope_mw} MW",
+                "cooling": "liquid",
+                "systems": {"gb200_nvl72": 600},
+                "build": {
+                    "power_envelope": {"max": "300 MW"},
+                    "systems": {"gb200_nvl72": {"max": 1200}},
+                },
+            }
+        },
+        "training": {
+            "pretrain": {"compute": compute, "gradient_size": "140 GB", "tp": 8, "pp": 4, "mfu": 0.4}
+        },
+    }
+
+
+def test_in_planning_mode_work_is_checked_against_what_may_be_built(tmp_path, catalog):
+    """1,200 NVL72 x 72 = 86,400 chips may work, not the 43,200 installed: the bound
+    counts them (x availability 0.97, 48 h, GB200 at 2.5 PFLOPS x 3.6 x MFU 0.4 x goodput)."""
+    inputs = build_inputs(sb.load(tmp_path, first_plan("2e27 FLOP"), catalog), catalog)
+    (finding,) = aggregate_checks(inputs)
+    assert (finding.check, finding.severity) == ("training-work-chips", "proof")
+    goodput = float(inputs["goodput"].sel(job="pretrain", system="gb200_nvl72"))
+    max_chips = float(inputs["max_chips"].sel(job="pretrain"))
+    chips = min(86_400 * 0.97, max_chips)
+    bound = chips * 48 * 2.5 * 3.6 * 0.4 * goodput
+    assert f"at most {bound:,.0f} EFLOP" in finding.message
+
+
+def test_in_planning_mode_an_envelope_that_may_grow_proves_nothing(tmp_path, catalog):
+    """A 20 MW envelope is below the idle draw of 43,200 GB200 chips (about 24.5 MW), an
+    error in operations; with up to 300 MW that may be built, no check may call it one."""
+    inputs = build_inputs(sb.load(tmp_path, first_plan("2e24 FLOP", envelope_mw=20), catalog), catalog)
+    assert [f for f in aggregate_checks(inputs) if f.severity != "warning"] == []

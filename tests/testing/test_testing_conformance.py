@@ -12,7 +12,7 @@ import importlib
 import pandas as pd
 import pytest
 
-from geomodel.catalog import HardwareSystem, LinkTechnology, PowerSource, build_catalog
+from geomodel.catalog import BuildCost, HardwareSystem, LinkTechnology, PowerSource, build_catalog
 from geomodel.errors import PluginError, UnknownNameError
 from geomodel.testing import (
     FIELD_UNITS,
@@ -221,7 +221,7 @@ def test_the_report_is_structured_for_pytest_and_the_cli():
 
 
 def test_every_numeric_entry_field_has_its_unit():
-    for entry_class in (HardwareSystem, LinkTechnology, PowerSource):
+    for entry_class in (HardwareSystem, LinkTechnology, PowerSource, BuildCost):
         for name, info in entry_class.model_fields.items():
             if info.annotation in (int, float, float | None):
                 assert name in FIELD_UNITS, f"{entry_class.__name__}.{name} has no unit in FIELD_UNITS"
@@ -280,3 +280,19 @@ def test_model_solves_counts_what_the_extension_solved():
     (solved,) = [r for r in report.results if r.check == "model-solves"]
     assert solved.passed
     assert "with its 5 constraint rows and 12 variables" in solved.message
+
+
+def test_build_costs_fail_on_unit_slips_unknown_or_wrong_entries_and_double_prices():
+    found = failures(check_plugin(broken("bad_costs"), name="bad_costs"))
+    slip = found[("cost-magnitude", "kw_as_mw", "capex_usd_per_unit")]
+    # 1100 USD per MW is outside [1e4, 1e8]; x 1000 (per kW -> per MW) is 1.1e6, inside
+    assert "1100 looks like USD/kW: that is 1.1e+06 USD per MW" in slip.message
+    unknown = found[("cost-applies-to", "nothing_here", "applies_to")]
+    assert "applies_to names 'solar_pv_floating'" in unknown.message
+    wrong = found[("cost-applies-to", "server_per_mw", "unit")]
+    assert "a cost per MW cannot price 'hgx_h100_8' (hardware systems)" in wrong.message
+    twice = found[("cost-applies-once", "cheaper_solar", "applies_to")]
+    assert "'solar_pv' is also priced per MW by solar_pv_utility" in twice.message
+    for result in found.values():
+        assert_names_plugin_and_field(result, "bad_costs")
+        assert "build cost" in str(result)

@@ -24,6 +24,17 @@ from geomodel.scenario.schema.options import (
     Objective,
     SolverOptions,
 )
+from geomodel.scenario.schema.planning import (
+    CORE_ASSET_CLASSES,
+    BatteryBuild,
+    CapacityBuild,
+    EnergyBuild,
+    Finance,
+    LinkCandidate,
+    SiteBuild,
+    SourceBuild,
+    SystemBuild,
+)
 from geomodel.scenario.schema.regions import ONE_DAY_SHAPE, Demand, Region
 from geomodel.scenario.schema.scenario import Scenario
 from geomodel.scenario.schema.signals import DEFAULT_CARBON_BASIS, PriceTerms, Signals
@@ -46,17 +57,23 @@ from geomodel.scenario.schema.workloads import (
 
 __all__ = [
     "COOLING_PUE",
+    "CORE_ASSET_CLASSES",
     "DEFAULT_CARBON_BASIS",
     "NAME_PATTERN",
     "ONE_DAY_SHAPE",
     "Aggregation",
+    "BatteryBuild",
+    "CapacityBuild",
     "Count",
     "Demand",
+    "EnergyBuild",
+    "Finance",
     "Fraction",
     "InferenceService",
     "IntegerOptions",
     "LatencyModel",
     "Latitude",
+    "LinkCandidate",
     "LinkMesh",
     "LinkRoute",
     "Links",
@@ -73,9 +90,12 @@ __all__ = [
     "Section",
     "Signals",
     "Site",
+    "SiteBuild",
     "SiteGridCarbon",
     "SiteGridPrice",
     "SolverOptions",
+    "SourceBuild",
+    "SystemBuild",
     "TimeSpec",
     "Timestamp",
     "TrainingJob",

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from geomodel.scenario.schema.fields import Count, Name, Section
+from geomodel.scenario.schema.planning import LinkCandidate
+from geomodel.scenario.schema.routes import Route
 from geomodel.scenario.units import Quantity
 
 
-class LinkRoute(Section):
+class LinkRoute(Route):
     """A DCI route between two sites."""
 
-    sites: tuple[Name, Name] = Field(description="the two site names", examples=[["abilene", "ashburn"]])
-    technology: Name = Field(description="link technology from the catalogue", examples=["hcf_800zr"])
     fibre_pairs: Count = Field(
         default=1,
         ge=1,
@@ -21,27 +21,6 @@ class LinkRoute(Section):
         examples=[4],
         json_schema_extra={"unit": "pairs"},
     )
-    length: Quantity("km", gt=0) | None = Field(
-        default=None,
-        description="route length (default: geodesic distance x route factor)",
-        examples=["1900 km"],
-    )
-    route_factor: float | None = Field(
-        default=None,
-        ge=1,
-        le=3,
-        description="route km / great-circle km (default: the technology's)",
-        examples=[1.4],
-        json_schema_extra={"unit": "1"},
-    )
-
-    @model_validator(mode="after")
-    def _two_sites(self) -> LinkRoute:
-        if self.sites[0] == self.sites[1]:
-            raise ValueError(f"a link joins two different sites, got {self.sites[0]!r} twice")
-        if self.length is not None and self.route_factor is not None:
-            raise ValueError("give 'length' or 'route_factor', not both")
-        return self
 
 
 class LinkMesh(Section):
@@ -81,4 +60,10 @@ class Links(Section):
         default_factory=list,
         description="explicit routes (win over the mesh for their pair)",
         examples=[[{"sites": ["abilene", "ashburn"], "technology": "hcf_800zr"}]],
+    )
+    candidates: list[LinkCandidate] = Field(
+        default_factory=list,
+        description="routes on which fibre pairs may be lit (planning mode); a candidate on a "
+        "linked pair adds pairs to that link",
+        examples=[[{"sites": ["abilene", "quincy"], "technology": "smf_800zr", "max_pairs": 4}]],
     )

@@ -70,6 +70,19 @@ class IntegerOptions(Section):
     site_participation: bool = Field(
         default=False, description="binary site use per job", examples=[True]
     )
+    whole_systems: bool = Field(
+        default=False,
+        description="planning: systems are built whole (whole racks for rack-scale systems)",
+        examples=[True],
+    )
+    site_opening: bool = Field(
+        default=False,
+        description="planning: a new site is opened or not (binary), paying its open_cost whole",
+        examples=[True],
+    )
+    whole_fibre_pairs: bool = Field(
+        default=False, description="planning: fibre pairs are lit whole", examples=[True]
+    )
 
 
 class SolverOptions(Section):

@@ -9,6 +9,7 @@ from pydantic import Field, PrivateAttr
 from geomodel.scenario.schema.fields import Name, Section
 from geomodel.scenario.schema.links import Links
 from geomodel.scenario.schema.options import LatencyModel, Objective, SolverOptions
+from geomodel.scenario.schema.planning import Finance
 from geomodel.scenario.schema.regions import Region
 from geomodel.scenario.schema.signals import Signals
 from geomodel.scenario.schema.sites import Site
@@ -62,6 +63,11 @@ class Scenario(Section):
         default_factory=Objective,
         description="weights of the objective terms",
         examples=[{"carbon_price": "50 USD/tCO2"}],
+    )
+    finance: Finance = Field(
+        default_factory=Finance,
+        description="discount rate and lifetimes that turn capex into a yearly payment (planning)",
+        examples=[{"discount_rate": 0.07}],
     )
     solver: SolverOptions = Field(
         default_factory=SolverOptions, description="solver options", examples=[{"time_limit": "120 s"}]

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from geomodel.scenario.schema.fields import Count, Fraction, Located, Name, Section
+from geomodel.scenario.schema.planning import SiteBuild
 from geomodel.scenario.schema.pue import ConstantPue, WeatherPue, parse_pue
 from geomodel.scenario.schema.signals import PriceTerms
 from geomodel.scenario.schema.weather import WeatherChoice
@@ -135,8 +136,9 @@ class Site(Located):
         description="most the grid connection delivers (default: the power envelope)",
         examples=["150 MW"],
     )
-    power_envelope: Quantity("MW", gt=0) = Field(
-        description="facility power limit (IT x PUE + DCI)", examples=["200 MW"]
+    power_envelope: Quantity("MW", ge=0) = Field(
+        description="facility power limit (IT x PUE + DCI); 0 only with build.power_envelope",
+        examples=["200 MW"],
     )
     pue: WeatherPue | ConstantPue | None = Field(
         default=None,
@@ -171,6 +173,11 @@ class Site(Located):
         description="country or data-residency zone, matched by training jobs' 'jurisdictions'",
         examples=["US"],
     )
+    build: SiteBuild | None = Field(
+        default=None,
+        description="what may be built here, at what cost (planning mode, docs/planning.md)",
+        examples=[{"systems": {"gb200_nvl72": {"max": 1000}}, "power_envelope": {"max": "300 MW"}}],
+    )
 
     @field_validator("pue", mode="wrap")
     @classmethod
@@ -193,6 +200,12 @@ class Site(Located):
             if self.grid is None and getattr(self, name) is not None:
                 raise ValueError(f"'{name}' needs a 'grid' to import from")
         return self
+
+    @property
+    def most_systems(self) -> dict[str, int]:
+        """Systems the site may hold: installed, or the build maximum where some may be added."""
+        added = self.build.systems if self.build is not None else {}
+        return {**self.systems, **{name: option.max for name, option in added.items()}}
 
     @property
     def effective_pue(self) -> float | None:
