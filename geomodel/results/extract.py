@@ -8,6 +8,13 @@ import xarray as xr
 
 from geomodel.inputs.dataset import variable
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
+from geomodel.results.breakdown import add_energy_breakdown
+from geomodel.results.dci_traffic import (
+    accounted_traffic,
+    add_required_utilisation,
+    required_traffic_by_job,
+)
+from geomodel.results.jobs import add_job_results
 from geomodel.results.planning import add_planning_results
 
 
@@ -37,14 +44,12 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
     unserved = _values(model.unserved, sets.unserved)
     gen = _values(model.gen, sets.gen)
     grid = _values(model.grid, sets.grid)
-    flow = _required_traffic(model)
     training_chips = _scatter((n["job"], n["site"], n["system"], n["time"]), sets.train, train)
     inference_chips = _scatter((n["service"], n["site"], n["system"], n["time"]), sets.infer, infer)
     served = _scatter((n["service"], n["region"], n["site"], n["time"]), sets.serve, serve)
     unserved_dense = _scatter((n["service"], n["region"], n["time"]), sets.unserved, unserved)
     generation = _scatter((n["site"], n["source"], n["time"]), sets.gen, gen)
     grid_import = _scatter((n["site"], n["time"]), sets.grid, grid)
-    traffic = _scatter((n["job"], n["link"], n["time"]), sets.flow, flow).sum(axis=0)
     it_power = _expression_grid(model.it_power_mw, n["site"], n["time"])
     facility = _expression_grid(model.facility_power_mw, n["site"], n["time"])
     extra = _expression_grid(model.extra_supply_mw, n["site"], n["time"])
@@ -56,6 +61,9 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
         if n["source"]
         else generation
     )
+    traffic = accounted_traffic(inputs, training_chips, _binary_spans(model))
+    required = required_traffic_by_job(inputs, training_chips).sum(axis=0)
+    per_capacity = np.where(capacity > 0, capacity, 1.0)[:, None] if n["link"] else 1.0
     work_per_step = _work_per_step(model, training_chips)
     work = inputs["work_eflop"].values
     progress = np.cumsum(work_per_step, axis=1) / np.where(work > 0, work, 1.0)[:, None]
@@ -112,13 +120,23 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
             weighted="time",
         ),
         "link_traffic_gbit_s": variable(
-            ("link", "time"), traffic, "Gb/s", "gradient traffic on each DCI link"
+            ("link", "time"),
+            traffic,
+            "Gb/s",
+            "DCI traffic the model charges against each link's capacity: at the least "
+            "dp_traffic x (span_a + span_b - 1) with each span the job's share of its usable "
+            "chips there (LP; 1 wherever it has chips with site_participation); below "
+            "link_required_gbit_s when an LP splits a job over part-used sites",
         ),
         "link_utilisation": variable(
+            ("link", "time"), traffic / per_capacity, "1", "link_traffic_gbit_s / link capacity"
+        ),
+        "link_required_gbit_s": variable(
             ("link", "time"),
-            traffic / np.where(capacity > 0, capacity, 1.0)[:, None] if n["link"] else traffic,
-            "1",
-            "link traffic / link capacity",
+            required,
+            "Gb/s",
+            "DCI traffic the placement requires: the full data-parallel gradient exchange of "
+            "every job with chips at both ends of the link in the step",
         ),
         "job_progress": variable(
             ("job", "time"),
@@ -150,9 +168,11 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
         "facility energy in each step (weighted)",
         weighted="time",
     )
-    _per_workload_energy(results, inputs, weight_hours)
+    add_energy_breakdown(results, inputs, weight_hours)
     _extension_variables(model, results)
     add_planning_results(model, results)
+    add_required_utilisation(results, inputs)  # against lit + built capacity
+    add_job_results(model, results)  # job classes split back, data moved, idle chips
     return results
 
 
@@ -178,31 +198,10 @@ def _extension_variables(model: pyo.ConcreteModel, results: xr.Dataset) -> None:
             results[name] = variable(("site", "time"), values, units, description)
 
 
-def _required_traffic(model: pyo.ConcreteModel) -> np.ndarray:
-    """Gradient traffic each (job, link, step) needs: ``dp_traffic x (span_a + span_b - 1)``.
-
-    The ``flow`` variables carry no cost, so the solver may report any value up to
-    the link capacity; the results show what the gradient exchange needs instead.
-    """
-    inputs, sets = model.inputs, model.sets
-    traffic = inputs["dp_traffic_gbit_s"].values
-    site_a = [sets.sites.index(str(a)) for a in inputs["link_site_a"].values]
-    site_b = [sets.sites.index(str(b)) for b in inputs["link_site_b"].values]
-    return np.array(
-        [
-            max(
-                0.0,
-                traffic[j]
-                * (
-                    (model.span[j, site_a[link], t].value or 0.0)
-                    + (model.span[j, site_b[link], t].value or 0.0)
-                    - 1.0
-                ),
-            )
-            for j, link, t in sets.flow
-        ],
-        dtype=float,
-    )
+def _binary_spans(model: pyo.ConcreteModel) -> bool:
+    """True when ``span`` is binary (``site_participation``), so any chips mean a span of 1."""
+    first = next(iter(model.span.values()), None)
+    return bool(first is not None and first.is_binary())
 
 
 def _expression_grid(expression, n_sites: int, n_time: int) -> np.ndarray:
@@ -237,37 +236,3 @@ def _work_per_step(model: pyo.ConcreteModel, training_chips: np.ndarray) -> np.n
     )  # (job, system) EFLOP/chip-h
     job_hours = inputs["job_weight"].values * inputs["dt_hours"].values[None, :]
     return np.einsum("jsht,jh,jt->jt", training_chips, rate, job_hours)
-
-
-def _per_workload_energy(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
-    """Energy, emissions and cost of each job and service: its working chips' full power
-    (x PUE) over the hours it runs, priced at its site's average price and carbon in each
-    step. A job runs in the hours of its window (``job_weight`` x ``dt_hours``)."""
-    chip_mw = inputs["active_power_kw_per_chip"] / 1000.0 * inputs["pue"]
-    energy = results["energy_mwh"].where(results["energy_mwh"] > 0)
-    price = (results["energy_cost_usd"] / energy).fillna(0.0)
-    carbon = (results["emissions_tco2"] / energy).fillna(0.0)
-    running_hours = {
-        "job": inputs["job_weight"] * inputs["dt_hours"],
-        "service": xr.DataArray(weight_hours, dims="time"),
-    }
-    for kind, chips in (("job", results["training_chips"]), ("service", results["inference_chips"])):
-        mwh = (chips * chip_mw).sum("system") * running_hours[kind]
-        results[f"{kind}_energy_mwh"] = variable(
-            kind,
-            mwh.sum(("site", "time")).values,
-            "MWh",
-            f"energy of each {kind}'s working chips (x PUE)",
-        )
-        results[f"{kind}_emissions_tco2"] = variable(
-            kind,
-            (mwh * carbon).sum(("site", "time")).values,
-            "tCO2e",
-            f"emissions of each {kind} at its sites' average carbon intensity",
-        )
-        results[f"{kind}_cost_usd"] = variable(
-            kind,
-            (mwh * price).sum(("site", "time")).values,
-            "USD",
-            f"energy cost of each {kind} at its sites' average price",
-        )

@@ -19,6 +19,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from geomodel.scenario.merge import deep_merge
 from geomodel.scenario.problems import Path, Position, Problem, ScenarioError, dotted
+from geomodel.scenario.yaml_guard import check_expansion
 
 IMPORT_KEY = "import"
 #: Scenario files larger than this are refused before parsing.
@@ -85,6 +86,18 @@ class _Labels:
             return str(path)
 
 
+def not_utf8(raw: bytes, error: UnicodeDecodeError) -> tuple[int, str]:
+    """(1-based line, words) of where ``raw`` stops being UTF-8: column and byte found."""
+    line_start = raw.rfind(b"\n", 0, error.start) + 1
+    line = raw.count(b"\n", 0, error.start) + 1
+    byte = raw[error.start : error.start + 1].hex()
+    column = error.start - line_start + 1
+    return line, (
+        f"the file is not UTF-8 text: byte 0x{byte} at column {column} ({error.reason}); "
+        "save it as UTF-8"
+    )
+
+
 def _read(
     path: FilePath, labels: _Labels, chain: tuple[FilePath, ...], via: tuple[str, Position | None]
 ) -> Document:
@@ -95,15 +108,16 @@ def _read(
         raise ScenarioError([Problem(via[0], f"circular import: {loop}", via[1])], labels(chain[-1]))
     try:
         size = path.stat().st_size
-        text = path.read_bytes().decode("utf-8") if size <= MAX_FILE_BYTES else ""
+        raw = path.read_bytes() if size <= MAX_FILE_BYTES else b""
     except OSError as error:
         raise ScenarioError(
             [Problem("", f"cannot read the file: {error.strerror}", Position(label))], label
         ) from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ScenarioError(
-            [Problem("", f"the file is not UTF-8 text ({error.reason})", Position(label))], label
-        ) from None
+        line, what = not_utf8(raw, error)
+        raise ScenarioError([Problem("", what, Position(label, line))], label) from None
     if size > MAX_FILE_BYTES:
         raise ScenarioError(
             [Problem("", f"file is {size:,} bytes; at most {MAX_FILE_BYTES:,}", Position(label))],
@@ -179,6 +193,8 @@ def _parse(text: str, label: str) -> CommentedMap:
     yaml = YAML(typ="rt")
     try:
         root = yaml.compose(text)
+        if root is not None:  # before anything walks or builds the expanded tree
+            check_expansion(root, label, MAX_VALUES)
         duplicates = _duplicate_keys(root, (), label) if root is not None else []
         if duplicates:
             raise ScenarioError(duplicates, label)
@@ -264,8 +280,9 @@ def _document(raw: CommentedMap, label: str) -> Document:
 class _Plain:
     """ruamel nodes -> plain dicts, lists and scalars, recording line numbers.
 
-    Aliases are expanded, so a few lines can stand for a huge tree ("billion
-    laughs"); more than :data:`MAX_VALUES` values in one file is refused.
+    Aliases are expanded; a file that would expand to more than :data:`MAX_VALUES`
+    values ("billion laughs") is refused by :func:`check_expansion` before this
+    runs, and the count here stays as a second guard.
     """
 
     label: str

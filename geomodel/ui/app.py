@@ -5,7 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from geomodel.ui import loaders
+from geomodel.ui.components.problems import plain
 from geomodel.ui.paths import cache_dir, page_file
+
+#: seconds after the first page run before the first solver process starts
+WARM_UP_DELAY_S = 8.0
 
 #: navigation: section -> (page script, title, icon)
 PAGES = {
@@ -31,16 +35,19 @@ def main() -> None:
         for section, entries in PAGES.items()
     }
     page = st.navigation(pages)
-    _runs_in_progress()
     page.run()
+    _runs_in_progress()
+    # the first solver process imports the model stack (seconds of CPU): start it a
+    # little after the page is drawn, not while the first visitor's browser draws it
+    loaders.runner(str(cache_dir())).warm_up_later(WARM_UP_DELAY_S)
 
 
 def _runs_in_progress() -> None:
     """Runs of every session of this server, so a reloaded page sees them too."""
     active = loaders.runner(str(cache_dir())).active()
     with st.sidebar:
-        st.caption(f"Run cache: {cache_dir()}")
+        st.caption(f"Run cache: {plain(str(cache_dir()))}")
         if active:
             st.markdown("**Running now**")
             for status in active:
-                st.caption(f"{status.label}: {status.phase_text}, {status.elapsed_s:.0f} s")
+                st.caption(plain(f"{status.label}: {status.phase_text}, {status.elapsed_s:.0f} s"))

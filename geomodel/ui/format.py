@@ -78,3 +78,37 @@ def format_kpi(name: str, value: Any) -> str:
     if isinstance(value, str):
         return value
     return format_number(kpi_value(name, value))
+
+
+#: longest metric value shown in full; longer numbers are shown compact (3.71 M)
+METRIC_CHARS = 7
+_SCALES = ((1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
+def compact_number(value: float) -> str:
+    """Three significant digits with a k/M/G suffix: ``3.71 M``, ``65.6 k``."""
+    magnitude = abs(value)
+    for scale, suffix in _SCALES:
+        if magnitude >= scale:
+            scaled = value / scale
+            digits = 2 if abs(scaled) < 10 else 1 if abs(scaled) < 100 else 0
+            return f"{scaled:.{digits}f} {suffix}"
+    return format_number(value)
+
+
+def format_metric(name: str, value: Any) -> str:
+    """A KPI as its metric shows it: :func:`format_kpi`, or compact when that is longer
+    than :data:`METRIC_CHARS` characters (so it fits a metric at 1280 px)."""
+    full = format_kpi(name, value)
+    number = kpi_value(name, value)
+    if len(full) <= METRIC_CHARS or number is None or math.isinf(number):
+        return full
+    return compact_number(number)
+
+
+def fit_number(value: Any) -> str:
+    """:func:`format_number`, compact when longer than :data:`METRIC_CHARS` characters."""
+    full = format_number(value)
+    if len(full) <= METRIC_CHARS or isinstance(value, str) or value is None:
+        return full
+    return compact_number(float(value))

@@ -104,6 +104,68 @@ def _demand_overrides(scenario: Scenario, factor: float) -> dict[str, Any]:
     }
 
 
+def values_from_overrides(
+    scenario: Scenario, found: dict[str, Any], time_limit_cap: float
+) -> tuple[KnobValues, list[str]]:
+    """The knob values that ``found`` (overrides as :func:`overrides` writes them, e.g.
+    from a page address) describe for ``scenario``, and the paths no knob writes."""
+    values = defaults(scenario, time_limit_cap)
+    ignored: list[str] = []
+    scales: dict[str, float] = {}
+    for path, value in found.items():
+        try:
+            if not _apply(values, path, value, time_limit_cap, scales):
+                ignored.append(path)
+        except (TypeError, ValueError):
+            ignored.append(path)
+    if scales:
+        factor = _common_factor(scenario, scales)
+        if factor is None:
+            ignored.extend(scales)
+        else:
+            values.demand_scale = factor
+    return values, ignored
+
+
+def _apply(values: KnobValues, path: str, value: Any, cap: float, scales: dict[str, float]) -> bool:
+    """Set the knob ``path`` writes; False when no knob writes it."""
+    parts = path.split(".")
+    simple = {
+        "time.hours": lambda: setattr(values, "hours", int(value)),
+        "objective.carbon_price": lambda: setattr(values, "carbon_price", float(value)),
+        "objective.latency_weight": lambda: setattr(values, "latency_weight", float(value)),
+        "solver.time_limit": lambda: setattr(values, "time_limit", min(float(value), cap)),
+    }
+    if path in simple:
+        simple[path]()
+    elif path == "time.end":
+        return value is None  # written with time.hours when the file gives an end
+    elif path == "links.mesh.technology" and values.technology is not None:
+        values.technology = str(value)
+    elif parts[0] == "sites" and len(parts) == 3 and parts[2] == "power_envelope":
+        if parts[1] not in values.envelopes:
+            return False
+        values.envelopes[parts[1]] = float(value)
+    elif parts[0] == "sites" and len(parts) == 4 and parts[2] == "systems":
+        if parts[3] not in values.systems.get(parts[1], {}):
+            return False
+        values.systems[parts[1]][parts[3]] = int(value)
+    elif parts[0] == "regions" and len(parts) == 5 and parts[2] == "demand" and parts[4] == "scale":
+        scales[path] = float(value)
+    else:
+        return False
+    return True
+
+
+def _common_factor(scenario: Scenario, scales: dict[str, float]) -> float | None:
+    """The demand scale knob that gives every demand these scales (None if none does)."""
+    wanted = _demand_overrides(scenario, 1.0)
+    if set(wanted) != set(scales):
+        return None
+    factors = {round(scales[p] / base, 12) for p, base in wanted.items() if base} or {1.0}
+    return factors.pop() if len(factors) == 1 else None
+
+
 def section_of(problem: Problem) -> str:
     """The knob section a problem belongs under (``other`` when no knob section fits)."""
     head = problem.path.split(".", 1)[0].split("[", 1)[0]

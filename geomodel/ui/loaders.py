@@ -28,12 +28,11 @@ def catalog() -> Catalog:
 
 @st.cache_resource(show_spinner=False)
 def runner(folder: str) -> Runner:
-    """The process pool and its runs for one cache folder, for the life of the server."""
+    """The process pool and its runs for one cache folder, for the life of the server
+    (its first solver process starts after the first page is drawn: ``app.main``)."""
     store = RunStore(folder)
     store.ensure()
-    pool = Runner(store, worker_count())
-    pool.warm_up()
-    return pool
+    return Runner(store, worker_count())
 
 
 def file_stamp(recipe: Recipe) -> int:

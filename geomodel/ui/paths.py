@@ -14,12 +14,19 @@ SCENARIOS_ENV = "GEOMODEL_APP_SCENARIOS"
 TIME_LIMIT_ENV = "GEOMODEL_APP_TIME_LIMIT"
 #: Background solver processes.
 WORKERS_ENV = "GEOMODEL_APP_WORKERS"
+#: The only folder (and its subfolders) the Compare page reads batch folders from.
+RESULTS_ROOT_ENV = "GEOMODEL_APP_RESULTS_ROOT"
 
 DEFAULT_TIME_LIMIT_S = 600.0
 DEFAULT_SCENARIO = "quickstart.yaml"
 #: Largest scenario upload accepted, bytes (files referenced by it come from the
 #: bundled scenarios folder, so a scenario itself is small).
 MAX_UPLOAD_BYTES = 1024 * 1024
+#: What the server takes in at all, MB: ``server.maxUploadSize`` in .streamlit/config.toml
+#: and the uploader's own limit. Larger than MAX_UPLOAD_BYTES, so a file somewhat too
+#: large reaches the app and is refused on the page in words; beyond it the browser
+#: refuses the file itself.
+SERVER_UPLOAD_MB = 2
 
 
 def cache_dir() -> Path:
@@ -52,6 +59,12 @@ def bundled_scenarios(folder: Path | None = None) -> list[str]:
     folder = folder or scenarios_dir()
     names = sorted(p.name for p in folder.glob("*.yaml") if p.is_file())
     return sorted(names, key=lambda name: name != DEFAULT_SCENARIO)
+
+
+def results_root() -> Path:
+    """``$GEOMODEL_APP_RESULTS_ROOT``, else the folder the server was started in."""
+    override = os.environ.get(RESULTS_ROOT_ENV)
+    return (Path(override).expanduser() if override else Path.cwd()).resolve()
 
 
 def time_limit_cap() -> float:

@@ -61,14 +61,17 @@ class Recipe:
             parts += ["--set", item]
         return shlex.join(parts)
 
-    def label(self) -> str:
-        """A short human name: file, variants and how many knobs were changed."""
+    def label(self, most: int = 4) -> str:
+        """A human name: file, variants and the changes, e.g.
+        ``quickstart.yaml + tight_sla · carbon_price=50, hours=24``."""
         text = self.name
         if self.variants:
             text += " + " + ", ".join(self.variants)
-        count = len(self.overrides)
-        if count:
-            text += f" ({count} change{'s' if count > 1 else ''})"
+        changes = describe_overrides(self.overrides)
+        if changes:
+            shown = ", ".join(changes[:most])
+            more = len(changes) - most
+            text += " · " + shown + (f" (+{more} more)" if more > 0 else "")
         return text
 
     def as_dict(self) -> dict[str, Any]:
@@ -89,6 +92,33 @@ class Recipe:
             variants=tuple(data.get("variants", ())),
             overrides_json=data.get("overrides_json", "{}"),
         )
+
+
+def describe_overrides(overrides: dict[str, Any]) -> list[str]:
+    """The overrides in short words: ``carbon_price=50``, ``abilene.power_envelope=150``,
+    ``demand scale=1.5`` (one entry for the demand knob's many paths)."""
+    words: list[str] = []
+    scales: list[float] = []
+    for path, value in overrides.items():
+        parts = path.split(".")
+        if path == "time.end":
+            continue  # goes with time.hours
+        if parts[0] == "regions" and parts[-1] == "scale":
+            scales.append(float(value))
+            continue
+        if parts[0] == "sites":
+            name = ".".join(p for i, p in enumerate(parts[1:]) if not (i == 1 and p == "systems"))
+        else:
+            name = parts[-1]
+        words.append(f"{name}={_short(value)}")
+    if scales:
+        same = len(set(scales)) == 1
+        words.append(f"demand scale={_short(scales[0])}" if same else f"demand scales ({len(scales)})")
+    return words
+
+
+def _short(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _yaml_value(value: Any) -> str:
@@ -113,9 +143,24 @@ def load_recipe(recipe: Recipe, catalog: Catalog, folder: Path) -> Scenario:
     )
 
 
+#: what an uploaded scenario's file name must end with
+UPLOAD_SUFFIXES = (".yaml", ".yml")
+
+
+def upload_label(name: str) -> str:
+    """An uploaded file's name as shown: the last part only (a browser may send any text)."""
+    last = name.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return last or "upload.yaml"
+
+
 def upload_text(name: str, data: bytes) -> str:
-    """Check an uploaded file's size and encoding; raises :class:`ScenarioError`."""
-    where = Position(name)
+    """Check an uploaded file's name, size and encoding; raises :class:`ScenarioError`."""
+    where = Position(upload_label(name))
+    if not name.lower().endswith(UPLOAD_SUFFIXES):
+        raise ScenarioError(
+            [Problem("", f"a scenario is a YAML file named *.yaml or *.yml (got {name!r})", where)],
+            upload_label(name),
+        )
     if len(data) > MAX_UPLOAD_BYTES:
         raise ScenarioError(
             [Problem("", f"the file is {len(data):,} bytes; at most {MAX_UPLOAD_BYTES:,}", where)],
@@ -127,6 +172,37 @@ def upload_text(name: str, data: bytes) -> str:
         raise ScenarioError(
             [Problem("", f"the file is not UTF-8 text ({error.reason})", where)], name
         ) from None
+
+
+def address_params(recipe: Recipe) -> dict[str, list[str]]:
+    """A bundled recipe as page-address parameters (``?scenario=...&variant=...&set=...``);
+    an upload has none (its text does not fit an address)."""
+    if recipe.source != "bundled":
+        return {}
+    return {
+        "scenario": [recipe.name],
+        "variant": list(recipe.variants),
+        "set": [f"{path}={json.dumps(value)}" for path, value in recipe.overrides.items()],
+    }
+
+
+def from_address(params: dict[str, list[str]]) -> tuple[Recipe | None, dict[str, Any], list[str]]:
+    """The bundled recipe (without overrides), the overrides and the ``set`` items that
+    could not be read, from page-address parameters as :func:`address_params` writes them."""
+    names = params.get("scenario") or []
+    if not names:
+        return None, {}, []
+    found: dict[str, Any] = {}
+    unread: list[str] = []
+    for item in params.get("set", []):
+        path, sep, text = item.partition("=")
+        try:
+            if not sep or not path:
+                raise ValueError(item)
+            found[path] = json.loads(text)
+        except ValueError:
+            unread.append(item)
+    return Recipe("bundled", names[0], variants=tuple(params.get("variant", []))), found, unread
 
 
 def variants_defined(recipe: Recipe, folder: Path) -> list[str]:

@@ -146,6 +146,8 @@ class Runner:
         self._lock = threading.Lock()
         self._runs: dict[str, _Run] = {}
         self._executor: ProcessPoolExecutor | None = None
+        self._warm = False
+        self._timer: threading.Timer | None = None
 
     def _pool(self, fresh: bool = False) -> ProcessPoolExecutor:
         if self._executor is None or fresh:
@@ -158,14 +160,27 @@ class Runner:
         return self._executor
 
     def warm_up(self) -> None:
-        """Start a worker now, so the first run does not wait for its imports."""
+        """Start a worker now, so the first run does not wait for its imports (once)."""
         from geomodel.ui.worker import warm_up
 
         with self._lock:
+            if self._warm:
+                return
+            self._warm = True
             try:
                 self._pool().submit(warm_up)
             except BrokenProcessPool:
                 self._pool(fresh=True).submit(warm_up)
+
+    def warm_up_later(self, delay_s: float) -> None:
+        """:meth:`warm_up` in ``delay_s`` seconds (once), so the first solver process
+        (seconds of CPU for its imports) does not compete with the first page load."""
+        with self._lock:
+            if self._warm or self._timer is not None:
+                return
+            self._timer = threading.Timer(delay_s, self.warm_up)
+            self._timer.daemon = True
+            self._timer.start()
 
     def submit(
         self,
@@ -183,6 +198,7 @@ class Runner:
             run = self._runs.get(scenario_hash)
             if run is not None and not run.future.done():
                 return "running"
+            self._warm = True  # the pool starts now; no warm-up needed any more
             self.store.write_progress(scenario_hash, "queued", label=label)
             args = (solve_recipe, recipe, scenario_hash, str(self.store.folder))
             try:
@@ -227,6 +243,8 @@ class Runner:
 
     def shutdown(self) -> None:
         with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
             if self._executor is not None:
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = None

@@ -1,7 +1,10 @@
 """Every session-state key of the app, in one place.
 
-Widgets with a ``key`` store their value under it; the other keys carry what
-one page hands to another (the scenario being edited, the last run).
+Widgets with a ``key`` store their value under it, but Streamlit forgets a
+widget's key when a page without that widget runs. What must outlive a visit
+to another page (the scenario picked, its variants, the upload, the knob edits)
+is therefore kept under plain ``keep.*`` keys that no widget owns; widgets take
+their starting value from them and write back to them on every run.
 """
 
 from __future__ import annotations
@@ -17,10 +20,17 @@ UPLOAD = "scenario.upload"  #: the file uploader
 VARIANTS = "scenario.variants"  #: prefix: variant names of one file, in order
 MAP_SIZE = "map.size_by"
 MAP_LINKS = "map.link_colour_by"
-#: prefix of the knob widgets; the rest of the key is the knob's field path
+#: prefix of the knob widgets; then the scenario they were made for, then the field path
 KNOB = "knob."
-#: hash of the file + variants the knob widgets were filled from
-KNOB_BASE = "knob_base"
+
+# kept across pages (no widget owns these keys)
+PICKED = "keep.picked"  #: {"source": BUNDLED or UPLOAD choice, "bundled": file name}
+PICKED_VARIANTS = "keep.variants"  #: file name -> variants chosen for it, in order
+UPLOADED = "keep.upload"  #: the Recipe of the last upload that passed the checks
+EDITS = "keep.edits"  #: base scenario hash -> KnobValues the knobs show for it
+KNOB_RESETS = "keep.knob_resets"  #: base scenario hash -> times its knobs were reset
+ADDRESS_READ = "keep.address_read"  #: the page address was read into this session once
+ADDRESS_SETS = "keep.address_sets"  #: (file, variants) -> --set overrides from the address
 
 # handed between pages
 RECIPE = "recipe"  #: the Recipe of the scenario on the scenario page (knobs applied)
@@ -32,6 +42,9 @@ RESULT_PICK = "results.pick"
 RESULT_WORKLOAD = "results.workload"
 RESULT_UTILISATION = "results.utilisation"
 RESULT_LINKS = "results.links"
+RESULT_MAP_WORK = "results.map.work"
+RESULT_MAP_WHEN = "results.map.when"
+RESULT_MAP_STEP = "results.map.step"
 COMPARE_A = "compare.a"
 COMPARE_B = "compare.b"
 BATCH_DIR = "batch.dir"
@@ -44,6 +57,8 @@ TOOLS = "tools."
 
 #: query parameter that keeps the open result across a browser reload
 RUN_PARAM = "run"
+#: query parameters of the scenario page: bundled file, variants, --set overrides
+SCENARIO_PARAM, VARIANT_PARAM, SET_PARAM = "scenario", "variant", "set"
 
 
 def get(key: str, default: Any = None) -> Any:
@@ -68,15 +83,22 @@ def tool_key(tool: str, name: str) -> str:
     return f"{TOOLS}{tool}.{name}"
 
 
-def knob_key(path: str) -> str:
-    return KNOB + path
+def knob_scope(base_hash: str) -> str:
+    """What the knob widgets of one scenario (file + variants) are keyed by.
+
+    A browser sends back the value of every widget it shows, by widget key. Keys
+    that name the scenario make the knobs of another scenario new widgets, which
+    start from that scenario's values instead of the values left on screen; a
+    reset starts a new scope, so its widgets start from the file again.
+    """
+    resets = st.session_state.get(KNOB_RESETS, {}).get(base_hash, 0)
+    return f"{base_hash[:16]}.{resets}"
 
 
-def reset_knobs(base_hash: str) -> None:
-    """Forget the knob widgets when the file or its variants change, so they
-    start again from the new base values."""
-    if st.session_state.get(KNOB_BASE) == base_hash:
-        return
-    for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(KNOB)]:
-        del st.session_state[key]
-    st.session_state[KNOB_BASE] = base_hash
+def knob_key(scope: str, path: str) -> str:
+    return f"{KNOB}{scope}.{path}"
+
+
+def kept(key: str) -> dict:
+    """A ``keep.*`` mapping, created empty on first use."""
+    return st.session_state.setdefault(key, {})

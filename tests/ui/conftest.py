@@ -87,6 +87,13 @@ def wait_for_run(at: AppTest, timeout: float = RUN_TIMEOUT) -> AppTest:
     raise AssertionError(f"the run did not finish in {timeout} s")
 
 
+def run_button(at: AppTest):
+    """The scenario page's Run button ("Run" or "Run (cached)")."""
+    found = [b for b in at.button if b.label.startswith("Run")]
+    assert len(found) == 1, [b.label for b in at.button]
+    return found[0]
+
+
 def run_scenario(at: AppTest, hours: int | None = None, carbon_price: float | None = None) -> AppTest:
     """Open the quickstart, set knobs, press Run and wait for the outcome."""
     at.run()
@@ -94,7 +101,7 @@ def run_scenario(at: AppTest, hours: int | None = None, carbon_price: float | No
         widget(at.number_input, "Horizon (h)").set_value(hours).run()
     if carbon_price is not None:
         widget(at.number_input, "Carbon price (USD/tCO2)").set_value(carbon_price).run()
-    button = at.button[0]
+    button = run_button(at)
     if button.label == "Run":
         button.click().run()
     return wait_for_run(at)

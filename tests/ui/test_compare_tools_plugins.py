@@ -9,6 +9,8 @@ import pandas as pd
 
 from geomodel.batch.store import MANIFEST, PARAM, record_path, result_path, write_manifest
 from geomodel.ui import state
+from geomodel.ui.format import HEADLINE, kpi_label
+from geomodel.ui.paths import RESULTS_ROOT_ENV
 from geomodel.ui.runs import RunStore
 
 from .conftest import metrics, page, run_scenario, widget
@@ -20,7 +22,7 @@ def _two_runs(app) -> tuple[str, str]:
     return a, b
 
 
-def test_two_runs_side_by_side_with_kpi_deltas(app):
+def test_two_runs_side_by_side_with_kpi_deltas(app, app_cache):
     a, b = _two_runs(app)
     at = app().run()
     page(at, "compare")
@@ -29,13 +31,24 @@ def test_two_runs_side_by_side_with_kpi_deltas(app):
     at.selectbox(key=state.COMPARE_B).set_value(b).run()
     shown = {m.label: m for m in at.metric}
     assert shown["Objective (USD)"].delta.startswith("+")  # a carbon price costs money
-    table = at.dataframe[0].value
-    assert list(table.columns) == ["kpi", "units", "A", "B", "B - A", "change (%)"]
+    # a KPI equal in both runs says "no change" (it showed a red "+0"); all demand is
+    # served in both, so the unserved share is one of them
+    kpis_a, kpis_b = (RunStore(app_cache).record(h)["kpis"] for h in (a, b))
+    unchanged = [n for n in HEADLINE if kpis_a[n] == kpis_b[n]]
+    assert "unserved_fraction" in unchanged
+    for name in unchanged:
+        assert shown[kpi_label(name)].delta == "no change", name
+    differences = at.dataframe[0].value
+    assert differences.to_dict("records") == [
+        {"what": "--set objective.carbon_price", "A": "as in the file", "B": "50.0"}
+    ]
+    table = at.dataframe[1].value
+    assert list(table.columns) == ["kpi", "description", "units", "A", "B", "B - A", "change (%)"]
     carbon_term = table.set_index("kpi").loc["carbon_cost_term_usd"]
     assert carbon_term["A"] == "0" and carbon_term["B"] != "0"
 
 
-def test_a_batch_folder_as_table_scatter_and_pareto_front(app, app_cache, tmp_path):
+def test_a_batch_folder_as_table_scatter_and_pareto_front(app, app_cache, tmp_path, monkeypatch):
     hashes = _two_runs(app)
     outdir = tmp_path / "batch"
     (outdir / "results").mkdir(parents=True)
@@ -56,6 +69,7 @@ def test_a_batch_folder_as_table_scatter_and_pareto_front(app, app_cache, tmp_pa
         )
     write_manifest(outdir, rows)
 
+    monkeypatch.setenv(RESULTS_ROOT_ENV, str(tmp_path))
     at = app().run()
     page(at, "compare")
     at.text_input(key=state.BATCH_DIR).input(str(tmp_path)).run()

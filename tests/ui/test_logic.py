@@ -174,7 +174,7 @@ def test_map_frames_and_deck(quickstart, catalog):
     assert sites.loc[0, "chips"] == 43_200
     assert region_frame(inputs)["region"].tolist() == ["new_york", "chicago", "dallas"]
     assert set(link_frame(inputs)["technology"]) == {"smf_800zr"}
-    deck = json.loads(scenario_deck(inputs, "mw", "technology").to_json())
+    deck = json.loads(scenario_deck(inputs, "mw", "technology").deck.to_json())
     assert deck["mapStyle"].startswith("data:application/json")  # no basemap download
     layers = {layer.get("id"): layer for layer in deck["layers"]}
     assert layers["sites"]["radiusUnits"] == "pixels"

@@ -5,21 +5,32 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from geomodel.ui import loaders, state
 from geomodel.ui.format import HEADLINE, format_kpi, kpi_label
 from geomodel.ui.recipe import Recipe
 from geomodel.ui.runs import RunStore
 
-from .conftest import RUN_TIMEOUT, metrics, page, run_scenario, unescape, wait_for_run, widget
+from .conftest import (
+    RUN_TIMEOUT,
+    metrics,
+    page,
+    run_button,
+    run_scenario,
+    unescape,
+    wait_for_run,
+    widget,
+)
 
 RESULT_TABS = [
+    "Map",
     "Power",
     "Placement",
     "Latency",
     "Utilisation",
     "DCI links",
     "Per workload",
-    "Map",
     "All KPIs",
 ]
 
@@ -27,7 +38,7 @@ RESULT_TABS = [
 def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     at = app().run()
     widget(at.number_input, "Horizon (h)").set_value(24).run()
-    at.button[0].click().run()
+    run_button(at).click().run()
     assert at.get("progress") or at.success, "no progress bar after pressing Run"
     wait_for_run(at)
     assert at.success[0].value.startswith("Solved: optimal")
@@ -50,7 +61,11 @@ def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     assert len(at.get("deck_gl_json_chart")) == 1
     assert [d.label for d in at.get("download_button")] == ["Results (NetCDF)", "KPI table (CSV)"]
     workloads = at.dataframe[1].value
-    assert workloads["name"].tolist() == ["pretrain", "chat"]
+    assert workloads["name"].tolist() == ["pretrain", "chat", "idle chips", "DCI links", "= the KPIs"]
+    total = workloads.set_index("name").loc["= the KPIs"]
+    # the rows add up to the KPIs (shown rounded: MWh to 0.1, tCO2e to 0.01, USD to 1)
+    for column, rounding in (("energy_mwh", 0.05), ("emissions_tco2", 0.005), ("cost_usd", 0.5)):
+        assert total[column] == pytest.approx(record["kpis"][column], abs=rounding)
 
     at.selectbox(key=state.RESULT_WORKLOAD).set_value(("service", "chat")).run()
     at.radio(key=state.RESULT_UTILISATION).set_value("power of envelope (%)").run()
@@ -63,7 +78,7 @@ def test_a_reloaded_page_finds_the_cached_run(app):
     scenario_hash = first.session_state[state.LAST_RUN]
     again = app().run()  # a new browser session, as after a reload
     widget(again.number_input, "Horizon (h)").set_value(24).run()
-    assert again.button[0].label == "Run (cached)"
+    assert run_button(again).label == "Run (cached)"
     assert again.success and "Energy cost (USD)" in metrics(again)
     reloaded = app()
     reloaded.query_params[state.RUN_PARAM] = scenario_hash
@@ -114,3 +129,21 @@ def test_results_open_the_run_the_scenario_page_showed_last(app):
     assert second != first
     page(at, "results")
     assert at.selectbox(key=state.RESULT_PICK).value == second
+
+
+def test_the_first_solver_process_waits_until_the_page_is_drawn(tmp_path, monkeypatch):
+    from geomodel.ui.runs import Runner
+
+    runner = Runner(RunStore(tmp_path), 1)
+    started: list[float] = []
+    monkeypatch.setattr(runner, "warm_up", lambda: started.append(time.monotonic()))
+    asked = time.monotonic()
+    runner.warm_up_later(0.3)
+    runner.warm_up_later(0.3)  # once only
+    assert started == []
+    deadline = time.monotonic() + 30
+    while not started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    assert len(started) == 1 and started[0] - asked >= 0.3
+    runner.shutdown()

@@ -7,7 +7,7 @@ import pytest
 from geomodel.ui import state
 from geomodel.ui.paths import bundled_scenarios, scenarios_dir
 
-from .conftest import metrics, section_errors, unescape, widget
+from .conftest import metrics, run_button, section_errors, unescape, widget
 
 
 def test_opens_on_the_quickstart_ready_to_run(app):
@@ -15,7 +15,7 @@ def test_opens_on_the_quickstart_ready_to_run(app):
     assert not at.exception
     assert at.title[0].value == "Scenario"
     assert widget(at.selectbox, "Bundled scenario").value == "quickstart.yaml"
-    assert at.button[0].label.startswith("Run")
+    assert run_button(at).label.startswith("Run")
     shown = metrics(at)
     assert shown["Sites"] == "3"
     assert shown["Chips"] == "83,200"
@@ -113,5 +113,5 @@ def test_every_bundled_scenario_opens_with_its_knobs_and_map(app, name):
     widget(at.selectbox, "Bundled scenario").set_value(name).run()
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
-    assert at.button[0].label.startswith("Run")
+    assert run_button(at).label.startswith("Run")
     assert len(at.get("deck_gl_json_chart")) == 1

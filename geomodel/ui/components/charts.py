@@ -12,6 +12,13 @@ import plotly.express as px
 import plotly.graph_objects as go
 import xarray as xr
 
+from geomodel.batch.store import PARAM
+from geomodel.results.breakdown import MEASURES
+from geomodel.results.dci_traffic import link_capacity, required_by_job
+from geomodel.ui.format import kpi_label
+
+#: breakdown column -> shown name with units
+MEASURE_LABELS = {name: shown for name, (_, shown) in MEASURES.items()}
 TIME_AXIS = "time (UTC)"
 GRID = "grid import"
 EXTENSIONS = "extensions (e.g. battery)"
@@ -156,12 +163,20 @@ def latency_distribution(results: xr.Dataset, inputs: xr.Dataset) -> go.Figure:
     return _layout(figure, height=360)
 
 
+def usable_chips(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
+    """(site) chips installed, plus those built in planning mode."""
+    chips = inputs["chips_installed"]
+    if "built_chips" in results:
+        chips = chips + results["built_chips"]
+    return chips.sum("system")
+
+
 def utilisation_frame(results: xr.Dataset, inputs: xr.Dataset) -> pd.DataFrame:
     """Per site and step: chips in use / usable chips, and facility power / envelope (%)."""
     used = results["training_chips"].sum(("job", "system")) + results["inference_chips"].sum(
         ("service", "system")
     )
-    usable = inputs["chips_installed"].sum("system") * inputs["availability"]
+    usable = usable_chips(results, inputs) * inputs["availability"]
     chips = (used / usable.where(usable > 0)).fillna(0.0) * 100.0
     power = results["facility_power_mw"] / inputs["power_envelope_mw"] * 100.0
     frame = chips.to_dataframe(name="chips in use (%)").reset_index()
@@ -177,49 +192,51 @@ def utilisation(results: xr.Dataset, inputs: xr.Dataset, measure: str = "chips i
     return _layout(figure, height=360)
 
 
-def link_traffic(results: xr.Dataset, measure: str = "traffic") -> go.Figure:
-    """Gradient traffic (Gb/s) or utilisation (%) of each DCI link over time."""
+def required_link_traffic(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
+    """(link, time) Gb/s the placement requires; computed from the chips for results
+    saved before ``link_required_gbit_s`` was part of the Dataset."""
+    if "link_required_gbit_s" in results:
+        return results["link_required_gbit_s"]
+    return required_by_job(results, inputs).sum("job")
+
+
+def link_traffic(results: xr.Dataset, inputs: xr.Dataset, measure: str = "traffic") -> go.Figure:
+    """DCI traffic each link must carry for the placement (Gb/s), or as a share of its
+    capacity (%), over time."""
     if not results.sizes.get("link"):
         figure = go.Figure()
         figure.update_layout(title="the scenario has no DCI links")
         return _layout(figure, height=200)
+    data = required_link_traffic(results, inputs)
     if measure == "traffic":
-        data = results["link_traffic_gbit_s"]
-        label = "traffic (Gb/s)"
+        label = "required traffic (Gb/s)"
     else:
-        data = results["link_utilisation"] * 100.0
-        label = "utilisation (%)"
+        capacity = link_capacity(results, inputs)
+        data = data / capacity.where(capacity > 0) * 100.0
+        label = "required traffic / capacity (%)"
     frame = data.to_dataframe(name=label).reset_index()
     figure = px.line(frame, x="time", y=label, color="link", labels={"time": TIME_AXIS})
+    if measure != "traffic":
+        figure.add_hline(y=100.0, line_dash="dash", line_color="crimson", annotation_text="capacity")
     figure.update_yaxes(rangemode="tozero")
     return _layout(figure, height=360)
 
 
-def workload_table(results: xr.Dataset) -> pd.DataFrame:
-    """Energy, emissions and energy cost of each training job and inference service."""
-    rows = []
-    for kind in ("job", "service"):
-        if not results.sizes.get(kind) or f"{kind}_energy_mwh" not in results:
-            continue
-        for name in results[kind].values:
-            pick = {kind: name}
-            rows.append(
-                {
-                    "kind": "training job" if kind == "job" else "inference service",
-                    "name": str(name),
-                    "energy (MWh)": float(results[f"{kind}_energy_mwh"].sel(pick)),
-                    "emissions (tCO2e)": float(results[f"{kind}_emissions_tco2"].sel(pick)),
-                    "energy cost (USD)": float(results[f"{kind}_cost_usd"].sel(pick)),
-                }
-            )
-    return pd.DataFrame(rows).round(2)
+def undercharged_steps(results: xr.Dataset, inputs: xr.Dataset) -> int:
+    """Link-steps where the LP charged the capacity rows less than the placement requires."""
+    if not results.sizes.get("link") or "link_traffic_gbit_s" not in results:
+        return 0
+    required = required_link_traffic(results, inputs)
+    return int((required - results["link_traffic_gbit_s"] > 1e-6 * (1.0 + required)).sum())
 
 
 def workload_bars(table: pd.DataFrame) -> go.Figure:
-    """The workload table as grouped bars, one panel per measure."""
-    long = table.melt(id_vars=["kind", "name"], var_name="measure", value_name="value")
+    """Energy, emissions and cost by job, service and overhead, one panel per measure."""
+    shown = table.rename(columns=dict(MEASURE_LABELS))
+    long = shown.melt(id_vars=["kind", "name"], var_name="measure", value_name="value")
     figure = px.bar(long, x="name", y="value", color="kind", facet_col="measure")
     figure.update_yaxes(matches=None, showticklabels=True, title_text="")
+    figure.update_xaxes(title_text="")
     figure.for_each_annotation(lambda a: a.update(text=a.text.split("=")[-1]))
     return _layout(figure, height=320)
 
@@ -263,7 +280,7 @@ def batch_scatter(
         y=y,
         color=colour_values if colour_values is not None else (table[colour] if colour else None),
         hover_data=hover,
-        labels={"color": colour or ""},
+        labels={"color": (colour or "").removeprefix(PARAM), x: kpi_label(x), y: kpi_label(y)},
     )
     figure.update_traces(marker={"size": 11})
     on_front = table[front].sort_values(x)

@@ -1,48 +1,66 @@
-"""The map: sites, user regions and DCI links of an inputs Dataset, as a pydeck Deck.
+"""The scenario map: sites, user regions and DCI links of an inputs Dataset, on the world.
 
-No basemap tiles are fetched: the map style is an inline MapLibre style with
-a plain background (given as a ``data:`` URL, so nothing is downloaded, and
-Streamlit does not substitute its default Carto basemap). A graticule every 10
-degrees and the site names give the bearings, so the map works offline.
+Sites are sized by chips installed or power envelope and coloured by mean grid
+carbon, user regions are blue rings sized by demand, links are coloured by
+latency or technology; every site and region is labelled, labels placed apart
+(:mod:`map_view`), the view fitted to all of them, the world drawn from bundled
+outlines (:mod:`basemap`), and a legend says what colours and sizes mean.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import urllib.parse
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 import pydeck as pdk
 import xarray as xr
+from pydeck.bindings.json_tools import default_serialize
+
+from geomodel.ui.components import legend as key
+from geomodel.ui.components.basemap import CREDIT, SEA_STYLE, base_layers
+from geomodel.ui.components.map_view import Label, Placement, View, fit_and_place
+from geomodel.ui.format import format_number
 
 SIZE_BY = {"chips": "chips installed", "mw": "power envelope (MW)"}
 LINK_COLOUR_BY = {"latency": "one-way latency", "technology": "link technology"}
+
+#: the map's height, and its width at a 1280 px window: the scenario page's right column
+#: and the results page's full width (a wider map only has more room to spare)
+HEIGHT, NARROW, WIDE = 460, 440, 760
 
 #: grid carbon (kgCO2e/MWh) at the clean and the dirty end of the colour scale
 CARBON_RANGE = (0.0, 800.0)
 _CLEAN, _DIRTY = (34, 150, 80), (150, 50, 30)
 _LOW_LATENCY, _HIGH_LATENCY = (120, 190, 230), (80, 30, 140)
-_REGION = (40, 110, 220)
-#: a MapLibre style with only a background layer
-PLAIN_STYLE = "data:application/json;charset=utf-8," + urllib.parse.quote(
-    json.dumps(
-        {
-            "version": 8,
-            "sources": {},
-            "layers": [
-                {"id": "background", "type": "background", "paint": {"background-color": "#eef2f5"}}
-            ],
-        }
-    )
-)
+REGION = (40, 110, 220)
+SITE_TEXT, REGION_TEXT = [25, 25, 25, 255], [20, 70, 170, 255]
 _PALETTE = [(230, 120, 20), (90, 60, 200), (0, 150, 150), (200, 40, 120), (120, 120, 0), (60, 60, 60)]
+SITE_RADIUS = (5.0, 16.0)  #: pixels: smallest, and what the largest site adds
+REGION_RADIUS = (4.0, 10.0)
 
 
-def _blend(low: tuple[int, ...], high: tuple[int, ...], t: float) -> list[int]:
-    t = min(max(t, 0.0), 1.0)
+def blend(low: tuple[int, ...], high: tuple[int, ...], t: float) -> list[int]:
+    t = min(max(float(t), 0.0), 1.0)
     return [round(a + (b - a) * t) for a, b in zip(low, high, strict=True)]
+
+
+def radius(value: float, largest: float, sizes: tuple[float, float] = SITE_RADIUS) -> float:
+    """Marker radius (pixels) with area growing with ``value``; the largest gets the most."""
+    share = value / largest if largest > 0 else 0.0
+    return sizes[0] + sizes[1] * float(np.sqrt(max(share, 0.0)))
+
+
+@dataclass
+class MapDrawing:
+    """A deck, its legend (HTML), its first view, and where its labels went."""
+
+    deck: pdk.Deck
+    legend: str
+    view: View
+    labels: list[Label] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)
 
 
 def site_frame(inputs: xr.Dataset) -> pd.DataFrame:
@@ -100,46 +118,142 @@ def technology_colours(technologies: list[str]) -> dict[str, list[int]]:
     return {name: list(_PALETTE[i % len(_PALETTE)]) for i, name in enumerate(sorted(set(technologies)))}
 
 
-def _graticule(step: int = 10) -> pd.DataFrame:
-    """Meridians and parallels (straight lines in the Web Mercator view)."""
-    paths = [[[lon, -80], [lon, 80]] for lon in range(-180, 181, step)]
-    paths += [[[-180, lat], [180, lat]] for lat in range(-80, 81, step)]
-    return pd.DataFrame({"path": paths})
-
-
-def _view(lats: np.ndarray, lons: np.ndarray) -> pdk.ViewState:
-    if not len(lats):
-        return pdk.ViewState(latitude=20.0, longitude=0.0, zoom=1)
-    span = max(
-        float(np.ptp(lats)), float(np.ptp(lons)) * math.cos(math.radians(float(np.mean(lats)))), 1.0
+def label_layer(labels: list[Label], placements: list[Placement], colours: list[list[int]]) -> pdk.Layer:
+    """Every label, offset as placed, on a light backing so outlines do not cross the text."""
+    frame = pd.DataFrame(
+        {
+            "lon": [label.lon for label in labels],
+            "lat": [label.lat for label in labels],
+            "text": [label.text for label in labels],
+            "size": [label.font for label in labels],
+            "offset": [list(p.offset) for p in placements],
+            "anchor": [p.anchor for p in placements],
+            "baseline": [p.baseline for p in placements],
+            "colour": colours,
+        }
     )
-    zoom = max(1.0, min(8.0, math.log2(360.0 / span) - 0.6))
-    return pdk.ViewState(
-        latitude=float((lats.min() + lats.max()) / 2),
-        longitude=float((lons.min() + lons.max()) / 2),
-        zoom=zoom,
+    return pdk.Layer(
+        "TextLayer",
+        data=frame,
+        id="labels",
+        get_position=["lon", "lat"],
+        get_text="text",
+        get_size="size",
+        get_color="colour",
+        get_pixel_offset="offset",
+        get_text_anchor="anchor",
+        get_alignment_baseline="baseline",
+        background=True,
+        get_background_color=[255, 255, 255, 190],
+        background_padding=[2, 1],
     )
 
 
-# pydeck reads every string argument as an accessor expression; a quoted string
-# (``"'pixels'"``) is the literal string.
+def labelled(
+    sites: pd.DataFrame, regions: pd.DataFrame, width: float, height: float
+) -> tuple[View, list[Label], list[Placement], list[list[int]]]:
+    """The view fitted to every site and region with its label, and the labels: sites
+    (largest first) then user regions, placed apart."""
+    order = sites.sort_values("radius", ascending=False)
+    labels = [Label(r.lon, r.lat, r.site, r.radius, 13.0) for r in order.itertuples()]
+    labels += [Label(r.lon, r.lat, r.region, r.radius + 2.0, 12.0) for r in regions.itertuples()]
+    colours = [SITE_TEXT] * len(order) + [REGION_TEXT] * len(regions)
+    view, placements = fit_and_place(labels, width, height)
+    return view, labels, placements, colours
+
+
+def markers(
+    data: pd.DataFrame, layer_id: str, radius: str, fill, line, line_px: float = 1.0
+) -> pdk.Layer:
+    """Circles of ``radius`` pixels (a column) at each row's lon/lat, with hover text."""
+    return pdk.Layer(
+        "ScatterplotLayer",
+        data=data,
+        id=layer_id,
+        get_position=["lon", "lat"],
+        get_radius=radius,
+        radius_units="'pixels'",
+        get_fill_color=fill,
+        get_line_color=line,
+        stroked=True,
+        line_width_min_pixels=line_px,
+        pickable=True,
+    )
+
+
+def lines(data: pd.DataFrame, layer_id: str, colour, width: str | float) -> pdk.Layer:
+    """Straight lines from each row's ``source`` to its ``target``, ``width`` pixels."""
+    return pdk.Layer(
+        "LineLayer",
+        data=data,
+        id=layer_id,
+        get_source_position="source",
+        get_target_position="target",
+        get_color=colour,
+        get_width=width,
+        width_units="'pixels'",
+        pickable=True,
+    )
+
+
+def link_layer(links: pd.DataFrame, width: str | float = 4) -> pdk.Layer:
+    return lines(links, "links", "color", width)
+
+
+def region_layer(regions: pd.DataFrame) -> pdk.Layer:
+    return markers(regions, "regions", "radius", [*REGION, 40], [*REGION, 255], line_px=2)
+
+
+class CompactDeck(pdk.Deck):
+    """A Deck whose JSON has no indentation (pydeck indents by 2: the outlines alone
+    would be 1.6 MB instead of 0.25 MB on every page run)."""
+
+    def to_json(self) -> str:
+        return json.dumps(self, sort_keys=True, default=default_serialize, separators=(",", ":"))
+
+
+def deck(layers: list[pdk.Layer], view: View) -> pdk.Deck:
+    """A deck on the bundled world outlines, with hover text from each row's ``tooltip``."""
+    return CompactDeck(
+        layers=[*base_layers(), *layers],
+        initial_view_state=view.deck_view(),
+        map_provider=None,
+        map_style=SEA_STYLE,
+        tooltip={"text": "{tooltip}"},
+    )
+
+
+def size_legend(
+    title: str, largest: float, unit: str, sizes=SITE_RADIUS, fill=(150, 150, 150, 200)
+) -> str:
+    """Three markers of the map's sizes: the largest value, a quarter and a twentieth of it."""
+    if largest <= 0:
+        return ""
+    shown = [
+        (radius(v, largest, sizes), f"{format_number(v)} {unit}")
+        for v in (largest, largest / 4, largest / 20)
+    ]
+    return key.circles(title, shown, fill)
 
 
 def scenario_deck(
-    inputs: xr.Dataset, size_by: str = "chips", link_colour_by: str = "latency"
-) -> pdk.Deck:
-    """Sites sized by ``size_by`` and coloured by grid carbon, regions, links and tooltips."""
+    inputs: xr.Dataset,
+    size_by: str = "chips",
+    link_colour_by: str = "latency",
+    width: float = NARROW,
+    height: float = HEIGHT,
+) -> MapDrawing:
+    """Sites sized by ``size_by`` and coloured by grid carbon, regions, links, labels, legend."""
     sites = site_frame(inputs)
     regions = region_frame(inputs)
     links = link_frame(inputs)
 
     measure = sites["chips"] if size_by == "chips" else sites["power_envelope_mw"]
-    largest = float(measure.max()) if len(measure) and float(measure.max()) > 0 else 1.0
-    sites["radius"] = 6 + 22 * np.sqrt(measure / largest)
-    sites["label_offset"] = [[float(r) + 4.0, 0.0] for r in sites["radius"]]  # right of the dot
+    largest = float(measure.max()) if len(measure) else 0.0
+    sites["radius"] = [radius(v, largest) for v in measure]
     low, high = CARBON_RANGE
     sites["color"] = [
-        [*_blend(_CLEAN, _DIRTY, (c - low) / (high - low)), 220] for c in sites["grid_carbon_kg_per_mwh"]
+        [*blend(_CLEAN, _DIRTY, (c - low) / (high - low)), 230] for c in sites["grid_carbon_kg_per_mwh"]
     ]
     sites["tooltip"] = [
         f"site {r.site}\n{r.chips:,.0f} chips installed\n"
@@ -147,97 +261,63 @@ def scenario_deck(
         f"grid carbon {r.grid_carbon_kg_per_mwh:,.0f} kgCO2e/MWh (mean)"
         for r in sites.itertuples()
     ]
-
-    if len(regions):
-        biggest = float(regions["demand_tokens_per_s"].max()) or 1.0
-        regions["radius"] = 4 + 12 * np.sqrt(regions["demand_tokens_per_s"] / biggest)
-        regions["tooltip"] = [
-            f"user region {r.region}\nmean demand {r.demand_tokens_per_s / 1e6:,.1f} M token/s"
-            for r in regions.itertuples()
-        ]
-
-    if len(links):
-        where = sites.set_index("site")[["lon", "lat"]]
-        links["source"] = [where.loc[a].tolist() for a in links["site_a"]]
-        links["target"] = [where.loc[b].tolist() for b in links["site_b"]]
-        if link_colour_by == "technology":
-            palette = technology_colours(links["technology"].tolist())
-            links["color"] = [palette[t] + [200] for t in links["technology"]]
-        else:
-            worst = float(links["latency_ms"].max()) or 1.0
-            links["color"] = [
-                [*_blend(_LOW_LATENCY, _HIGH_LATENCY, ms / worst), 200] for ms in links["latency_ms"]
-            ]
-        links["tooltip"] = [
-            f"link {r.site_a} - {r.site_b}\n{r.technology}, {r.length_km:,.0f} km route\n"
-            f"one-way latency {r.latency_ms:.2f} ms\ncapacity {r.capacity_gbit_s:,.0f} Gb/s"
-            for r in links.itertuples()
-        ]
-
-    layers = [
-        pdk.Layer(
-            "PathLayer",
-            data=_graticule(),
-            get_path="path",
-            get_color=[200, 200, 200, 120],
-            get_width=1,
-            width_units="'pixels'",
+    biggest = float(regions["demand_tokens_per_s"].max()) if len(regions) else 0.0
+    regions["radius"] = [radius(d, biggest, REGION_RADIUS) for d in regions["demand_tokens_per_s"]]
+    regions["tooltip"] = [
+        f"user region {r.region}\nmean demand {r.demand_tokens_per_s / 1e6:,.1f} M token/s"
+        for r in regions.itertuples()
+    ]
+    parts = [
+        key.gradient(
+            "Site colour: grid carbon",
+            [_CLEAN, blend(_CLEAN, _DIRTY, 0.5), _DIRTY],
+            f"{low:g}",
+            f"{high:g} kgCO2e/MWh",
         ),
-        pdk.Layer(
-            "LineLayer",
-            data=links,
-            id="links",
-            get_source_position="source",
-            get_target_position="target",
-            get_color="color",
-            get_width=4,
-            width_units="'pixels'",
-            pickable=True,
+        size_legend(
+            "Site size:",
+            largest,
+            "chips" if size_by == "chips" else "MW",
         ),
-        pdk.Layer(
-            "ScatterplotLayer",
-            data=regions,
-            id="regions",
-            get_position=["lon", "lat"],
-            get_radius="radius",
-            radius_units="'pixels'",
-            get_fill_color=[*list(_REGION), 90],
-            get_line_color=[*list(_REGION), 255],
-            stroked=True,
-            line_width_min_pixels=2,
-            pickable=True,
-        ),
-        pdk.Layer(
-            "ScatterplotLayer",
-            data=sites,
-            id="sites",
-            get_position=["lon", "lat"],
-            get_radius="radius",
-            radius_units="'pixels'",
-            get_fill_color="color",
-            get_line_color=[30, 30, 30, 255],
-            stroked=True,
-            line_width_min_pixels=1,
-            pickable=True,
-        ),
-        pdk.Layer(
-            "TextLayer",
-            data=sites,
-            id="site-names",
-            get_position=["lon", "lat"],
-            get_text="site",
-            get_size=13,
-            get_color=[20, 20, 20, 255],
-            get_pixel_offset="label_offset",
-            get_text_anchor="'start'",
+        size_legend(
+            "User regions (blue rings and names), demand:",
+            biggest / 1e6,
+            "M token/s",
+            REGION_RADIUS,
+            (*REGION, 40),
         ),
     ]
-    lats = np.concatenate([sites["lat"].to_numpy(), regions["lat"].to_numpy(dtype=float)])
-    lons = np.concatenate([sites["lon"].to_numpy(), regions["lon"].to_numpy(dtype=float)])
-    return pdk.Deck(
-        layers=layers,
-        initial_view_state=_view(lats, lons),
-        map_provider=None,
-        map_style=PLAIN_STYLE,
-        tooltip={"text": "{tooltip}"},
+    if len(links):
+        parts.append(_colour_links(links, sites, link_colour_by))
+    view, labels, placements, colours = labelled(sites, regions, width, height)
+    layers = [
+        link_layer(links),
+        region_layer(regions),
+        markers(sites, "sites", "radius", "color", [30, 30, 30, 255]),
+        label_layer(labels, placements, colours),
+    ]
+    legend = key.legend([p for p in parts if p], CREDIT)
+    return MapDrawing(deck(layers, view), legend, view, labels, placements)
+
+
+def _colour_links(links: pd.DataFrame, sites: pd.DataFrame, colour_by: str) -> str:
+    """Give each link its ends, colour and hover text; returns the legend part."""
+    where = sites.set_index("site")[["lon", "lat"]]
+    links["source"] = [where.loc[a].tolist() for a in links["site_a"]]
+    links["target"] = [where.loc[b].tolist() for b in links["site_b"]]
+    links["tooltip"] = [
+        f"link {r.site_a} - {r.site_b}\n{r.technology}, {r.length_km:,.0f} km route\n"
+        f"one-way latency {r.latency_ms:.2f} ms\ncapacity {r.capacity_gbit_s:,.0f} Gb/s"
+        for r in links.itertuples()
+    ]
+    if colour_by == "technology":
+        palette = technology_colours(links["technology"].tolist())
+        links["color"] = [palette[t] + [220] for t in links["technology"]]
+        return key.lines("DCI links:", [(palette[t], 4, t) for t in sorted(palette)])
+    worst = float(links["latency_ms"].max()) or 1.0
+    links["color"] = [
+        [*blend(_LOW_LATENCY, _HIGH_LATENCY, ms / worst), 220] for ms in links["latency_ms"]
+    ]
+    return key.gradient(
+        "DCI links: one-way latency", [_LOW_LATENCY, _HIGH_LATENCY], "0", f"{worst:.2f} ms"
     )

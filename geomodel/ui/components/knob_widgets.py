@@ -18,25 +18,34 @@ from geomodel.ui.knobs import OTHER, SECTIONS, KnobValues
 HOURS_MAX = 8784  # a leap year
 
 
+Key = Callable[[str], str]
+
+
 def knob_widgets(
     scenario: Scenario,
     catalog: Catalog,
-    base: KnobValues,
+    start: KnobValues,
     time_limit_cap: float,
+    scope: str,
 ) -> tuple[KnobValues, dict[str, DeltaGenerator]]:
-    """Draw every knob from ``base`` (the file's values).
+    """Draw every knob, starting from ``start`` (the file's values or the edits kept for
+    this scenario), keyed by ``scope`` (:func:`state.knob_scope`).
 
     Returns what the knobs now say and, per section, the slot under its widgets
     where :func:`show_section_problems` puts that section's problems.
     """
-    values = deepcopy(base)
+    values = deepcopy(start)
+
+    def key(path: str) -> str:
+        return state.knob_key(scope, path)
+
     editors: dict[str, Callable[[], None]] = {
-        "time": lambda: _time(scenario, values),
-        "sites": lambda: _sites(scenario, values),
-        "regions": lambda: _demand(scenario, values),
-        "links": lambda: _links(scenario, catalog, values),
-        "objective": lambda: _objective(values),
-        "solver": lambda: _solver(values, time_limit_cap),
+        "time": lambda: _time(scenario, values, key),
+        "sites": lambda: _sites(scenario, values, key),
+        "regions": lambda: _demand(scenario, values, key),
+        "links": lambda: _links(catalog, values, key),
+        "objective": lambda: _objective(values, key),
+        "solver": lambda: _solver(values, time_limit_cap, key),
     }
     slots = {}
     for section, title in SECTIONS.items():
@@ -64,7 +73,7 @@ def show_section_problems(
                 show_problems(found, folder)
 
 
-def _time(scenario: Scenario, values: KnobValues) -> None:
+def _time(scenario: Scenario, values: KnobValues, key: Key) -> None:
     step = max(1, int(scenario.time.resolution))
     values.hours = int(
         st.number_input(
@@ -73,13 +82,13 @@ def _time(scenario: Scenario, values: KnobValues) -> None:
             max_value=HOURS_MAX,
             value=values.hours,
             step=step,
-            key=state.knob_key("time.hours"),
+            key=key("time.hours"),
             help=f"time.hours; starts {scenario.time.start:%Y-%m-%d %H:%M %z}, steps of {step} h",
         )
     )
 
 
-def _sites(scenario: Scenario, values: KnobValues) -> None:
+def _sites(scenario: Scenario, values: KnobValues, key: Key) -> None:
     for name, site in scenario.sites.items():
         systems = list(site.systems)
         cells = st.columns(1 + max(1, len(systems)))
@@ -88,7 +97,7 @@ def _sites(scenario: Scenario, values: KnobValues) -> None:
             min_value=0.0,
             value=float(values.envelopes[name]),
             step=10.0,
-            key=state.knob_key(f"sites.{name}.power_envelope"),
+            key=key(f"sites.{name}.power_envelope"),
             help=f"sites.{name}.power_envelope",
         )
         for cell, system in zip(cells[1:], systems, strict=False):
@@ -98,13 +107,13 @@ def _sites(scenario: Scenario, values: KnobValues) -> None:
                     min_value=0,
                     value=int(values.systems[name][system]),
                     step=10,
-                    key=state.knob_key(f"sites.{name}.systems.{system}"),
+                    key=key(f"sites.{name}.systems.{system}"),
                     help=f"sites.{name}.systems.{system}: installed systems",
                 )
             )
 
 
-def _demand(scenario: Scenario, values: KnobValues) -> None:
+def _demand(scenario: Scenario, values: KnobValues, key: Key) -> None:
     count = sum(len(region.demand) for region in scenario.regions.values())
     values.demand_scale = st.slider(
         "Demand scale (x every region's demand)",
@@ -112,12 +121,12 @@ def _demand(scenario: Scenario, values: KnobValues) -> None:
         max_value=5.0,
         value=float(values.demand_scale),
         step=0.05,
-        key=state.knob_key("regions.demand.scale"),
+        key=key("regions.demand.scale"),
         help=f"multiplies regions.*.demand.*.scale ({count} demand series)",
     )
 
 
-def _links(scenario: Scenario, catalog: Catalog, values: KnobValues) -> None:
+def _links(catalog: Catalog, values: KnobValues, key: Key) -> None:
     if values.technology is None:
         st.caption("This scenario lists its DCI routes one by one (no links.mesh); edit them in YAML.")
         return
@@ -126,7 +135,7 @@ def _links(scenario: Scenario, catalog: Catalog, values: KnobValues) -> None:
         "DCI technology of the mesh",
         names,
         index=names.index(values.technology) if values.technology in names else 0,
-        key=state.knob_key("links.mesh.technology"),
+        key=key("links.mesh.technology"),
         format_func=lambda n: (
             f"{n}: {catalog.links[n].fibre_kind}, {catalog.links[n].latency_us_per_km:g} us/km"
         ),
@@ -134,35 +143,34 @@ def _links(scenario: Scenario, catalog: Catalog, values: KnobValues) -> None:
     )
 
 
-def _objective(values: KnobValues) -> None:
-    left, right = st.columns(2)
-    values.carbon_price = left.number_input(
+def _objective(values: KnobValues, key: Key) -> None:
+    values.carbon_price = st.number_input(
         "Carbon price (USD/tCO2)",
         min_value=0.0,
         value=float(values.carbon_price),
         step=10.0,
-        key=state.knob_key("objective.carbon_price"),
+        key=key("objective.carbon_price"),
         help="objective.carbon_price",
     )
-    values.latency_weight = right.number_input(
+    values.latency_weight = st.number_input(
         "Latency weight (USD/ms/Mtoken)",
         min_value=0.0,
         value=float(values.latency_weight),
         step=0.0001,
         format="%.5f",
-        key=state.knob_key("objective.latency_weight"),
+        key=key("objective.latency_weight"),
         help="objective.latency_weight: cost of each ms of round trip per million served tokens",
     )
 
 
-def _solver(values: KnobValues, cap: float) -> None:
+def _solver(values: KnobValues, cap: float, key: Key) -> None:
     values.time_limit = st.number_input(
         "Time limit (s)",
         min_value=1.0,
         max_value=float(cap),
         value=float(min(values.time_limit, cap)),
         step=10.0,
-        key=state.knob_key("solver.time_limit"),
+        key=key("solver.time_limit"),
         help=f"solver.time_limit; the app bounds every run by {cap:g} s",
     )
 

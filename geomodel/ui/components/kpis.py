@@ -13,12 +13,29 @@ from geomodel.results.kpis import KPI_SPECS
 from geomodel.ui.format import (
     HEADLINE,
     HIGHER_IS_BETTER,
+    fit_number,
     format_kpi,
+    format_metric,
     format_number,
     kpi_label,
     kpi_units,
     kpi_value,
 )
+
+#: what an unchanged KPI's delta says
+UNCHANGED = "no change"
+
+
+def kpi_delta(name: str, now: Any, then: Any) -> str | None:
+    """The change of a KPI from ``then`` to ``now`` as shown (``+1.20``, ``-3.71 M``,
+    ``no change`` within 1e-9), or None when either is missing."""
+    a, b = kpi_value(name, now), kpi_value(name, then)
+    if a is None or b is None:
+        return None
+    if math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9):
+        return UNCHANGED
+    text = fit_number(a - b)
+    return text if text.startswith("-") else f"+{text}"
 
 
 def show_kpis(
@@ -29,18 +46,18 @@ def show_kpis(
     for start in range(0, len(names), columns):
         cells = st.columns(columns)
         for cell, name in zip(cells, names[start : start + columns], strict=False):
-            delta = None
-            if reference is not None:
-                now, then = kpi_value(name, kpis.get(name)), kpi_value(name, reference.get(name))
-                if now is not None and then is not None:
-                    delta = format_number(now - then)
-                    delta = delta if delta.startswith("-") else f"+{delta}"
+            value = kpis.get(name)
+            delta = kpi_delta(name, value, reference.get(name)) if reference is not None else None
+            unchanged = delta == UNCHANGED
+            shown = format_metric(name, value)
+            exact = format_kpi(name, value)
             cell.metric(
                 kpi_label(name),
-                format_kpi(name, kpis.get(name)),
+                shown,
                 delta=delta,
-                delta_color="normal" if name in HIGHER_IS_BETTER else "inverse",
-                help=KPI_SPECS[name][1],
+                delta_color="off" if unchanged else "normal" if name in HIGHER_IS_BETTER else "inverse",
+                delta_arrow="off" if unchanged else "auto",
+                help=KPI_SPECS[name][1] + ("" if shown == exact else f"; exactly {exact}"),
             )
 
 
@@ -77,6 +94,7 @@ def comparison_frame(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame
         rows.append(
             {
                 "kpi": name,
+                "description": KPI_SPECS[name][1],
                 "units": kpi_units(name),
                 "A": format_kpi(name, va),
                 "B": format_kpi(name, vb),

@@ -9,12 +9,14 @@ import streamlit as st
 
 from geomodel.ui import loaders, state
 from geomodel.ui.components.kpis import show_kpis
-from geomodel.ui.components.problems import show_messages
+from geomodel.ui.components.problems import plain, show_messages
 from geomodel.ui.paths import cache_dir, page_file
 from geomodel.ui.recipe import Recipe
 from geomodel.ui.runs import RunStatus
 
 POLL_SECONDS = 1.0
+#: KPI metrics per row beside the knobs (four per row cut values off at 1280 px)
+KPI_COLUMNS = 3
 
 
 def cache_folder() -> str:
@@ -32,7 +34,7 @@ def run_panel(recipe: Recipe, scenario_hash: str, time_limit_s: float) -> None:
     """The Run button for the scenario on screen and where its run stands."""
     runner = loaders.runner(cache_folder())
     status = runner.status(scenario_hash)
-    left, right = st.columns([1, 3], vertical_alignment="center")
+    left, right = st.columns([2, 3], vertical_alignment="center")
     clicked = left.button(
         "Run" if status.state != "done" else "Run (cached)",
         type="primary",
@@ -42,7 +44,7 @@ def run_panel(recipe: Recipe, scenario_hash: str, time_limit_s: float) -> None:
         width="stretch",
     )
     right.caption(
-        f"Scenario hash `{scenario_hash[:12]}` · time limit {time_limit_s:g} s · "
+        f"Scenario hash {scenario_hash[:12]} · time limit {time_limit_s:g} s · "
         "the run goes on if you change a widget or reload the page."
     )
     if clicked:
@@ -57,7 +59,7 @@ def show_status(status: RunStatus) -> None:
     if status.state == "running":
         _progress(cache_folder(), status.scenario_hash)
     elif status.state == "failed":
-        st.error(f"The run failed: {status.error}", icon=":material/error:")
+        st.error(f"The run failed: {plain(status.error)}", icon=":material/error:")
     elif status.state == "done":
         record = status.record or {}
         outcome = record.get("status", "?")
@@ -65,7 +67,7 @@ def show_status(status: RunStatus) -> None:
         timing = f" in {seconds:.1f} s" if isinstance(seconds, int | float) else ""
         if outcome in ("optimal", "time_limit"):
             st.success(f"Solved: {outcome}{timing}.", icon=":material/check_circle:")
-            show_kpis(record.get("kpis", {}))
+            show_kpis(record.get("kpis", {}), columns=KPI_COLUMNS)
         else:
             st.error(f"No solution ({outcome}).", icon=":material/block:")
             show_messages(record.get("messages", []))
@@ -83,5 +85,5 @@ def _progress(folder: str, scenario_hash: str) -> None:
     limit = f" (time limit {status.time_limit_s:g} s)" if status.time_limit_s else ""
     st.progress(
         status.fraction,
-        text=f"{status.label}: {status.phase_text}, {status.elapsed_s:.0f} s{limit}",
+        text=plain(f"{status.label}: {status.phase_text}, {status.elapsed_s:.0f} s{limit}"),
     )

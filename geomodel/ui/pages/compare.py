@@ -1,9 +1,10 @@
-"""Compare page: two runs side by side, and a batch folder (table, scatter, Pareto front)."""
+"""Compare page: two runs side by side (KPIs and what differs in their recipes), and a batch
+folder under the results root (table, scatter, Pareto front)."""
 
 from __future__ import annotations
 
+import json
 import os
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -12,14 +13,54 @@ from geomodel.batch.store import MANIFEST, PARAM
 from geomodel.results.kpis import KPI_SPECS
 from geomodel.scenario.problems import ScenarioError
 from geomodel.ui import loaders, state
+from geomodel.ui.batch_folders import batch_folders, inside_root
 from geomodel.ui.components.charts import batch_scatter, pareto_mask
 from geomodel.ui.components.kpis import comparison_frame, show_kpis
+from geomodel.ui.components.problems import plain
 from geomodel.ui.components.run_panel import cache_folder, run_label
-from geomodel.ui.format import HIGHER_IS_BETTER
+from geomodel.ui.components.tables import show_table
+from geomodel.ui.format import HIGHER_IS_BETTER, kpi_label
+from geomodel.ui.paths import RESULTS_ROOT_ENV, results_root
 from geomodel.ui.runs import RunStore
 
-#: a batch folder to open first (``geomodel batch SWEEP.yaml -o OUTDIR``)
+#: a batch folder to open first, relative to the results root
 BATCH_ENV = "GEOMODEL_APP_BATCH"
+COMPARISON_TABLE = {
+    "kpi": (None, None),
+    "description": ("KPI", None),
+    "units": ("Units", None),
+    "A": ("Run A", None),
+    "B": ("Run B", None),
+    "B - A": ("B - A", None),
+    "change (%)": ("Change (%)", 2),
+}
+DIFFERENCE_TABLE = {"what": ("What", None), "A": ("Run A", None), "B": ("Run B", None)}
+
+
+def recipe_differences(a: dict, b: dict) -> pd.DataFrame:
+    """What differs between two runs' recipes: file, variants, each --set field."""
+    ra, rb = a.get("recipe", {}), b.get("recipe", {})
+    rows = []
+    for what, key in (("scenario file", "name"), ("variants", "variants")):
+        va, vb = ra.get(key), rb.get(key)
+        if va != vb:
+            rows.append({"what": what, "A": _text(va), "B": _text(vb)})
+    sets_a = json.loads(ra.get("overrides_json", "{}"))
+    sets_b = json.loads(rb.get("overrides_json", "{}"))
+    for path in sorted(set(sets_a) | set(sets_b)):
+        if sets_a.get(path, "-") != sets_b.get(path, "-"):
+            rows.append(
+                {"what": f"--set {path}", "A": _text(sets_a.get(path)), "B": _text(sets_b.get(path))}
+            )
+    return pd.DataFrame(rows, columns=["what", "A", "B"])
+
+
+def _text(value) -> str:
+    if value is None:
+        return "as in the file"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    return str(value)
 
 
 def two_runs() -> None:
@@ -29,60 +70,92 @@ def two_runs() -> None:
         return
     by_hash = {r["hash"]: r for r in records}
     hashes = list(by_hash)
-    left, right = st.columns(2)
-    a = left.selectbox(
+    a = st.selectbox(
         "Run A (reference)",
         hashes,
         index=1,
         format_func=lambda h: run_label(by_hash[h]),
         key=state.COMPARE_A,
     )
-    b = right.selectbox(
+    b = st.selectbox(
         "Run B", hashes, index=0, format_func=lambda h: run_label(by_hash[h]), key=state.COMPARE_B
     )
+    st.markdown("**What differs**")
+    differences = recipe_differences(by_hash[a], by_hash[b])
+    if differences.empty:
+        st.caption("The two runs solve the same recipe.")
+    else:
+        show_table(differences, DIFFERENCE_TABLE)
     kpis_a, kpis_b = by_hash[a].get("kpis", {}), by_hash[b].get("kpis", {})
     st.markdown("**Run B, with its change from run A**")
     show_kpis(kpis_b, reference=kpis_a)
-    st.dataframe(comparison_frame(kpis_a, kpis_b), hide_index=True)
+    show_table(comparison_frame(kpis_a, kpis_b), COMPARISON_TABLE)
     commands = pd.DataFrame(
         {"run": ["A", "B"], "command": [by_hash[a].get("command", ""), by_hash[b].get("command", "")]}
     )
-    st.dataframe(commands, hide_index=True)
+    show_table(commands, {"run": ("Run", None), "command": ("The same run on the command line", None)})
 
 
 def batch_folder() -> None:
-    outdir = st.text_input(
-        "Batch folder (the OUTDIR of `geomodel batch SWEEP.yaml -o OUTDIR`)",
-        value=os.environ.get(BATCH_ENV, ""),
+    root = results_root()
+    found = batch_folders(root)
+    typed = st.text_input(
+        "Batch folder (the OUTDIR of `geomodel batch SWEEP.yaml -o OUTDIR`), under the results folder",
+        value=os.environ.get(BATCH_ENV, found[0] if len(found) == 1 else ""),
         key=state.BATCH_DIR,
-        placeholder="/path/to/outdir",
+        placeholder=found[0] if found else "runs/carbon-sweep",
     ).strip()
-    if not outdir:
-        st.info("Give the folder a batch run wrote (it holds manifest.csv and results/).")
-        return
-    manifest = Path(outdir).expanduser() / MANIFEST
-    if not manifest.is_file():
-        st.error(f"No {MANIFEST} in {outdir}: not a batch folder.", icon=":material/folder_off:")
+    st.caption(
+        plain(
+            f"Results folder: {root} (${RESULTS_ROOT_ENV}); batch folders found under it: "
+            + (", ".join(found) if found else "none")
+        )
+    )
+    if not typed:
+        st.info("Give a folder a batch run wrote (it holds manifest.csv and results/).")
         return
     try:
-        _, table = loaders.batch(str(manifest.parent), manifest.stat().st_mtime_ns)
-    except (ScenarioError, OSError, ValueError) as error:
-        st.error(f"Cannot read the batch folder: {error}")
+        folder = inside_root(root, typed)
+    except ValueError as error:
+        st.error(plain(str(error)), icon=":material/folder_off:")
         return
+    manifest = folder / MANIFEST
+    if not manifest.is_file():
+        st.error(plain(f"No {MANIFEST} in {typed}: not a batch folder."), icon=":material/folder_off:")
+        return
+    try:
+        _, table = loaders.batch(str(folder), manifest.stat().st_mtime_ns)
+    except (ScenarioError, OSError, ValueError) as error:
+        st.error(plain(f"Cannot read the batch folder: {error}"))
+        return
+    _batch_table(table)
+
+
+def _batch_table(table: pd.DataFrame) -> None:
     kpis = [k for k in KPI_SPECS if k in table.columns and pd.api.types.is_numeric_dtype(table[k])]
     params = [c for c in table.columns if c.startswith(PARAM)]
     first = [c for c in ("case", *params, "status", *kpis) if c in table.columns]
     table = table[first + [c for c in table.columns if c not in first]]  # hash and messages last
-    st.dataframe(table, hide_index=True)
+    spec = {
+        "case": ("Case", None),
+        **{p: (p.removeprefix(PARAM), None) for p in params},
+        "status": ("Status", None),
+        **{k: (kpi_label(k), 2) for k in kpis},
+    }
+    show_table(table, spec)
     if len(kpis) < 2:
         st.info("The batch has fewer than two numeric KPIs (did any case solve?).")
         return
     cells = st.columns(3)
     x = cells[0].selectbox(
-        "x", kpis, index=kpis.index("cost_usd") if "cost_usd" in kpis else 0, key=state.BATCH_X
+        "x",
+        kpis,
+        index=kpis.index("cost_usd") if "cost_usd" in kpis else 0,
+        format_func=kpi_label,
+        key=state.BATCH_X,
     )
     y_default = kpis.index("emissions_tco2") if "emissions_tco2" in kpis else 1
-    y = cells[1].selectbox("y", kpis, index=y_default, key=state.BATCH_Y)
+    y = cells[1].selectbox("y", kpis, index=y_default, format_func=kpi_label, key=state.BATCH_Y)
     colour = cells[2].selectbox(
         "Colour by",
         [*params, "status"] if "status" in table.columns else params,
@@ -91,8 +164,11 @@ def batch_folder() -> None:
     )
     front = pareto_mask(table[x], table[y], x in HIGHER_IS_BETTER, y in HIGHER_IS_BETTER)
     st.plotly_chart(batch_scatter(table, x, y, colour, front))
-    st.markdown(f"**Pareto front** of {x} and {y} ({front.sum()} of {len(table)} cases)")
-    st.dataframe(table[front].sort_values(x), hide_index=True)
+    st.markdown(
+        f"**Pareto front** of {plain(kpi_label(x))} and {plain(kpi_label(y))} "
+        f"({front.sum()} of {len(table)} cases)"
+    )
+    show_table(table[front].sort_values(x), spec)
 
 
 def main() -> None:

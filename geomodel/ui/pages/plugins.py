@@ -8,6 +8,7 @@ import streamlit as st
 from geomodel.catalog import CATALOG_KINDS
 from geomodel.cli.plugins_command import plugins_report
 from geomodel.ui import loaders
+from geomodel.ui.components.tables import show_table
 
 #: catalogue columns worth a glance, per kind (the rest is in the entry's expander)
 COLUMNS = {
@@ -53,11 +54,13 @@ def main() -> None:
         }
         for p in report["plugins"]
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    frame = pd.DataFrame(rows)
+    show_table(frame, {c: (c.capitalize(), None) for c in frame.columns})
     st.subheader("Failures")
     if report["failed"]:
         st.error(f"{len(report['failed'])} plugin problem(s); the other plugins still loaded.")
-        st.dataframe(pd.DataFrame(report["failed"]), hide_index=True)
+        failed = pd.DataFrame(report["failed"])
+        show_table(failed, {c: (c.capitalize(), None) for c in failed.columns})
     else:
         st.success("No plugin failed to load.", icon=":material/check_circle:")
     st.subheader("Catalogue")
@@ -77,7 +80,7 @@ def main() -> None:
                     for name, entry in sorted(entries.items())
                 ]
             )
-            st.dataframe(frame, hide_index=True)
+            show_table(frame, {c: (c.replace("_", " ").capitalize(), None) for c in frame.columns})
 
 
 main()

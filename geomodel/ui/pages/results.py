@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
+from geomodel.results.breakdown import breakdown_table
 from geomodel.ui import loaders, state
 from geomodel.ui.components import charts
-from geomodel.ui.components.deck import LINK_COLOUR_BY, SIZE_BY, scenario_deck
+from geomodel.ui.components.deck import HEIGHT
 from geomodel.ui.components.kpis import kpi_frame, show_kpis
 from geomodel.ui.components.problems import plain, show_messages
+from geomodel.ui.components.result_map import ALL, result_deck
 from geomodel.ui.components.run_panel import cache_folder, run_label, show_status
+from geomodel.ui.components.tables import show_table
 from geomodel.ui.paths import page_file
 from geomodel.ui.runs import RunStore
 
@@ -53,9 +57,10 @@ def main() -> None:
     record = pick_run(records)
     result = loaders.result(folder, record["hash"])
     st.caption(
-        f"Scenario hash `{record['hash'][:12]}` · solved in {record.get('wall_seconds', 0):.1f} s · "
-        f"`{record.get('command', '')}`"
+        f"Scenario hash {record['hash'][:12]} · solved in {record.get('wall_seconds', 0):.1f} s · "
+        "the same run on the command line:"
     )
+    st.code(record.get("command", ""), language="bash")
     _downloads(folder, record, result)
     if result.status not in SOLVED:
         st.error(f"No solution: the solver reports **{result.status}**.", icon=":material/block:")
@@ -90,14 +95,38 @@ def _downloads(folder: str, record: dict, result) -> None:
     )
 
 
+#: the results page's tabs, in order
+TABS = ["Map", "Power", "Placement", "Latency", "Utilisation", "DCI links", "Per workload", "All KPIs"]
+SITE_TABLE = {
+    "site": ("Site", None),
+    "energy (MWh)": ("Energy (MWh)", 1),
+    "emissions (tCO2e)": ("Emissions (tCO2e)", 1),
+    "energy cost (USD)": ("Energy cost (USD)", 0),
+    "peak facility power (MW)": ("Peak facility power (MW)", 1),
+}
+BREAKDOWN_TABLE = {
+    "kind": ("Kind", None),
+    "name": ("Name", None),
+    "energy_mwh": ("Energy (MWh)", 1),
+    "emissions_tco2": ("Emissions (tCO2e)", 2),
+    "cost_usd": ("Energy cost (USD)", 0),
+}
+KPI_TABLE = {
+    "kpi": (None, None),
+    "description": ("KPI", None),
+    "value": ("Value", None),
+    "units": ("Units", None),
+}
+
+
 def _tabs(result) -> None:
     data, inputs = result.dataset, result.inputs
-    power, placement, latency, utilisation, links, workloads, where, table = st.tabs(
-        ["Power", "Placement", "Latency", "Utilisation", "DCI links", "Per workload", "Map", "All KPIs"]
-    )
+    where, power, placement, latency, utilisation, links, workloads, table = st.tabs(TABS)
+    with where:
+        _result_map(data, inputs)
     with power:
         st.plotly_chart(charts.power_by_source(data))
-        st.dataframe(charts.site_energy_table(data), hide_index=True)
+        show_table(charts.site_energy_table(data), SITE_TABLE)
     with placement:
         found = charts.workloads(data)
         if found:
@@ -122,26 +151,84 @@ def _tabs(result) -> None:
         )
         st.plotly_chart(charts.utilisation(data, inputs, measure))
     with links:
-        measure = st.radio(
-            "Measure",
-            ["traffic", "utilisation"],
-            format_func=lambda m: {"traffic": "traffic (Gb/s)", "utilisation": "utilisation (%)"}[m],
-            horizontal=True,
-            key=state.RESULT_LINKS,
-        )
-        st.plotly_chart(charts.link_traffic(data, measure))
+        _links(data, inputs)
     with workloads:
-        frame = charts.workload_table(data)
-        if frame.empty:
-            st.info("The scenario has no training jobs or inference services.")
-        else:
-            st.dataframe(frame, hide_index=True)
-            st.plotly_chart(charts.workload_bars(frame))
-    with where:
-        st.pydeck_chart(scenario_deck(inputs, "chips", "latency"), height=460)
-        st.caption(f"Sites sized by {SIZE_BY['chips']}, links coloured by {LINK_COLOUR_BY['latency']}.")
+        _breakdown(result)
     with table:
-        st.dataframe(kpi_frame(result.kpis, as_text=True), hide_index=True)
+        show_table(kpi_frame(result.kpis, as_text=True), KPI_TABLE)
+
+
+def _result_map(data, inputs) -> None:
+    """The result on the map, for all work or one job or service, mean or one step."""
+    options = [ALL, *charts.workloads(data)]
+    left, middle, right = st.columns([2, 2, 3])
+    work = left.selectbox(
+        "Work shown",
+        options,
+        format_func=lambda w: "all work" if w == ALL else f"{w[0]} {w[1]}",
+        key=state.RESULT_MAP_WORK,
+    )
+    mode = middle.radio(
+        "When", ["mean over the horizon", "one step"], horizontal=True, key=state.RESULT_MAP_WHEN
+    )
+    when = None
+    if mode == "one step":
+        times = [str(t)[:16].replace("T", " ") for t in data["time"].values]
+        when = right.select_slider(
+            "Step (UTC)",
+            options=list(range(len(times))),
+            format_func=lambda i: times[i],
+            key=state.RESULT_MAP_STEP,
+        )
+    drawing = result_deck(data, inputs, tuple(work), when)
+    st.pydeck_chart(drawing.deck, height=HEIGHT)
+    st.html(drawing.legend)
+
+
+def _links(data, inputs) -> None:
+    measure = st.radio(
+        "Measure",
+        ["traffic", "utilisation"],
+        format_func=lambda m: {
+            "traffic": "required traffic (Gb/s)",
+            "utilisation": "required traffic / capacity (%)",
+        }[m],
+        horizontal=True,
+        key=state.RESULT_LINKS,
+    )
+    st.plotly_chart(charts.link_traffic(data, inputs, measure))
+    st.caption(
+        "The traffic the placement needs: the full data-parallel gradient exchange of every "
+        "job with chips at both ends of a link in the step; a job at one site needs none."
+    )
+    undercharged = charts.undercharged_steps(data, inputs)
+    if undercharged:
+        st.warning(
+            f"In {undercharged} link-steps the LP charged the links less than this (it splits "
+            "jobs over part-used sites, docs/model.md (6)); solve with "
+            "solver.integer.site_participation to check such splits.",
+            icon=":material/warning:",
+        )
+
+
+def _breakdown(result) -> None:
+    frame = breakdown_table(result.dataset)
+    if frame.empty:
+        st.info("The result has no energy breakdown.")
+        return
+    total = {
+        "kind": "total",
+        "name": "= the KPIs",
+        **{m: float(frame[m].sum()) for m in ("energy_mwh", "emissions_tco2", "cost_usd")},
+    }
+    show_table(pd.concat([frame, pd.DataFrame([total])], ignore_index=True), BREAKDOWN_TABLE)
+    st.caption(
+        "Working chips at full power x PUE over the hours each job or service runs; idle chips "
+        "and the DCI transceivers are the rest of the facility energy; each priced at its site's "
+        "cost and carbon per MWh in each step. The rows add up to the energy, emissions and "
+        "energy cost KPIs."
+    )
+    st.plotly_chart(charts.workload_bars(frame))
 
 
 main()

@@ -7,79 +7,158 @@ import streamlit as st
 
 from geomodel.scenario import ScenarioError
 from geomodel.scenario.summary import summarize
-from geomodel.ui import knobs, loaders, state
-from geomodel.ui.components.deck import LINK_COLOUR_BY, SIZE_BY, scenario_deck
+from geomodel.ui import address, knobs, loaders, state
+from geomodel.ui.components.deck import HEIGHT, LINK_COLOUR_BY, SIZE_BY, scenario_deck
 from geomodel.ui.components.knob_widgets import knob_widgets, show_grouped, show_section_problems
-from geomodel.ui.components.problems import show_problems
-from geomodel.ui.components.run_panel import run_panel
-from geomodel.ui.format import format_number
-from geomodel.ui.paths import MAX_UPLOAD_BYTES, bundled_scenarios, scenarios_dir, time_limit_cap
-from geomodel.ui.recipe import Recipe, resolved_yaml, upload_text, variants_defined
+from geomodel.ui.components.problems import plain, show_problems
+from geomodel.ui.components.run_panel import KPI_COLUMNS, run_panel
+from geomodel.ui.format import fit_number
+from geomodel.ui.paths import (
+    MAX_UPLOAD_BYTES,
+    SERVER_UPLOAD_MB,
+    bundled_scenarios,
+    scenarios_dir,
+    time_limit_cap,
+)
+from geomodel.ui.recipe import Recipe, resolved_yaml, upload_label, upload_text, variants_defined
 
 BUNDLED, UPLOAD = "Bundled scenario", "Upload YAML"
 
 
 def pick_source(folder) -> Recipe | None:
-    """A bundled file or an upload (checked for size and encoding, parsed later, safely)."""
-    source = st.radio("Scenario", [BUNDLED, UPLOAD], horizontal=True, key=state.SOURCE)
-    if source == BUNDLED:
-        names = bundled_scenarios(folder)
-        if not names:
-            st.error(f"No scenarios in {folder}.")
-            return None
-        name = st.selectbox("Bundled scenario", names, key=state.BUNDLED)
-        return Recipe("bundled", name)
+    """A bundled file or an upload; the choice is kept for the session (state.PICKED)."""
+    picked = state.kept(state.PICKED)
+    sources = [BUNDLED, UPLOAD]
+    source = st.radio(
+        "Scenario",
+        sources,
+        index=sources.index(picked.get("source", BUNDLED)),
+        horizontal=True,
+        key=state.SOURCE,
+    )
+    picked["source"] = source
+    if source == UPLOAD:
+        return uploaded_recipe()
+    names = bundled_scenarios(folder)
+    if not names:
+        st.error(f"No scenarios in {plain(str(folder))}.")
+        return None
+    wanted = picked.get("bundled")
+    name = st.selectbox(
+        "Bundled scenario", names, index=names.index(wanted) if wanted in names else 0, key=state.BUNDLED
+    )
+    picked["bundled"] = name
+    return Recipe("bundled", name)
+
+
+def _upload_changed() -> None:
+    """The user removed or replaced the upload: forget the one kept from before."""
+    state.pop(state.UPLOADED)
+
+
+def uploaded_recipe() -> Recipe | None:
+    """The file in the uploader (checked for name, size and encoding; parsed later, safely),
+    else the upload kept from earlier in the session."""
     uploaded = st.file_uploader(
         "Scenario YAML",
-        type=["yaml", "yml"],
         key=state.UPLOAD,
-        max_upload_size=max(1, MAX_UPLOAD_BYTES // (1024 * 1024)),
-        help="Parsed safely (no tags, no imports); CSV files it names are read from the "
-        "bundled scenarios folder only.",
+        max_upload_size=SERVER_UPLOAD_MB,
+        on_change=_upload_changed,
+        help="Parsed safely (no tags, no imports, no alias bombs); CSV files it names are read "
+        "from the bundled scenarios folder only.",
     )
-    if uploaded is None:
-        st.info("Upload a scenario file (YAML), or pick a bundled one.")
-        return None
-    try:
-        return Recipe("upload", uploaded.name, upload_text(uploaded.name, uploaded.getvalue()))
-    except ScenarioError as error:
-        show_problems(error.problems)
-        return None
+    st.caption(
+        f"A scenario file named \\*.yaml or \\*.yml, UTF-8, at most {MAX_UPLOAD_BYTES // 1024:,} KiB."
+    )
+    if uploaded is not None:
+        name = upload_label(uploaded.name)
+        try:
+            recipe = Recipe("upload", name, upload_text(uploaded.name, uploaded.getvalue()))
+        except ScenarioError as error:
+            st.error(f"The upload {plain(name)} was refused:", icon=":material/block:")
+            show_problems(error.problems)
+            return None
+        state.put(state.UPLOADED, recipe)
+        return recipe
+    kept = state.get(state.UPLOADED)
+    if kept is not None:
+        st.info(
+            f"Using {plain(kept.name)}, uploaded earlier in this session; upload a file to replace it.",
+            icon=":material/upload_file:",
+        )
+        return kept
+    st.info("Upload a scenario file (YAML), or pick a bundled one.")
+    return None
+
+
+def pick_variants(recipe: Recipe, folder) -> tuple[str, ...]:
+    """The variants of this file, as chosen before in the session."""
+    chosen = state.kept(state.PICKED_VARIANTS)
+    defined = variants_defined(recipe, folder)
+    variants = st.multiselect(
+        "Variants (applied in order)",
+        defined,
+        default=[v for v in chosen.get(recipe.name, []) if v in defined],
+        key=state.variants_key(recipe.name),
+    )
+    chosen[recipe.name] = list(variants)
+    return tuple(variants)
+
+
+def _reset_knobs(base_hash: str) -> None:
+    """Start the knobs of this scenario again from the file (new widget keys)."""
+    resets = state.kept(state.KNOB_RESETS)
+    resets[base_hash] = resets.get(base_hash, 0) + 1
+    state.kept(state.EDITS).pop(base_hash, None)
 
 
 def main() -> None:
     st.title("Scenario")
     folder = scenarios_dir()
     catalog = loaders.catalog()
+    address.read_once(folder, BUNDLED)
     recipe = pick_source(folder)
     if recipe is None:
+        address.write(None)
         return
-    variants = st.multiselect(
-        "Variants (applied in order)",
-        variants_defined(recipe, folder),
-        key=state.variants_key(recipe.name),
-    )
-    recipe = recipe.with_variants(variants)
+    recipe = recipe.with_variants(pick_variants(recipe, folder))
     try:
         base_scenario = loaders.scenario(recipe)
     except ScenarioError as error:
+        address.write(recipe)
         errors = [p for p in error.problems if p.severity == "error"]
         st.error(
-            f"{recipe.label()}: {len(errors)} problem{'s' if len(errors) != 1 else ''} found. "
+            f"{plain(recipe.label())}: {len(errors)} problem{'s' if len(errors) != 1 else ''} found. "
             "Fix the file to turn the knobs and run it.",
             icon=":material/error:",
         )
         show_grouped(knobs.group_by_section(error.problems), folder)
         return
 
-    state.reset_knobs(base_scenario.origin.scenario_hash)
+    base_hash = base_scenario.origin.scenario_hash
     cap = time_limit_cap()
+    edits = state.kept(state.EDITS)
+    start = (
+        edits.get(base_hash)
+        or address.knobs_from_address(recipe, base_scenario, cap)
+        or knobs.defaults(base_scenario, cap)
+    )
     left, right = st.columns([2, 3], gap="large")
     with left:
         st.subheader("Knobs")
         st.caption("They start from the file with its variants; changes become --set overrides.")
-        values, slots = knob_widgets(base_scenario, catalog, knobs.defaults(base_scenario, cap), cap)
+        reset = st.container()  # above the knobs, drawn once their values are known
+        values, slots = knob_widgets(base_scenario, catalog, start, cap, state.knob_scope(base_hash))
+    edits[base_hash] = values
     current = recipe.with_overrides(knobs.overrides(base_scenario, values, cap))
+    reset.button(
+        "Reset the knobs to the file",
+        icon=":material/restart_alt:",
+        on_click=_reset_knobs,
+        args=(base_hash,),
+        disabled=not current.overrides,
+    )
+    address.write(current)
     try:
         scenario = loaders.scenario(current)
         problems = list(scenario.origin.warnings)
@@ -96,9 +175,9 @@ def main() -> None:
                 icon=":material/error:",
             )
             return
-        st.subheader(scenario.name or recipe.name)
+        st.subheader(plain(scenario.name or recipe.name))
         if scenario.description:
-            st.caption(scenario.description)
+            st.caption(plain(scenario.description))
         run_panel(current, scenario.origin.scenario_hash, float(scenario.solver.time_limit))
         _summary(scenario, catalog)
         _map(current)
@@ -107,12 +186,17 @@ def main() -> None:
 
 def _summary(scenario, catalog) -> None:
     summary = summarize(scenario, catalog)
-    cells = st.columns(5)
-    cells[0].metric("Sites", summary["sites"])
-    cells[1].metric("Chips", format_number(summary["chips"]))
-    cells[2].metric("IT power at load (MW)", format_number(summary["it_mw_at_load"]))
-    cells[3].metric("Power envelopes (MW)", format_number(summary["power_envelope_mw"]))
-    cells[4].metric("Horizon (h)", f"{summary['hours']:g}")
+    shown = [
+        ("Sites", str(summary["sites"])),
+        ("Chips", fit_number(summary["chips"])),
+        ("Horizon (h)", f"{summary['hours']:g}"),
+        ("IT power at load (MW)", fit_number(summary["it_mw_at_load"])),
+        ("Power envelopes (MW)", fit_number(summary["power_envelope_mw"])),
+    ]
+    for start in range(0, len(shown), KPI_COLUMNS):
+        cells = st.columns(KPI_COLUMNS)
+        for cell, (label, value) in zip(cells, shown[start : start + KPI_COLUMNS], strict=False):
+            cell.metric(label, value)
 
 
 def _map(recipe: Recipe) -> None:
@@ -128,11 +212,9 @@ def _map(recipe: Recipe) -> None:
         horizontal=True,
         key=state.MAP_LINKS,
     )
-    st.pydeck_chart(scenario_deck(loaders.inputs(recipe), size_by, colour_by), height=460)
-    st.caption(
-        "Sites: green is clean grid power, brown is carbon-heavy (mean kgCO2e/MWh); "
-        "blue rings: user regions sized by demand; lines: DCI links. Hover for details."
-    )
+    drawing = scenario_deck(loaders.inputs(recipe), size_by, colour_by)
+    st.pydeck_chart(drawing.deck, height=HEIGHT)
+    st.html(drawing.legend)
 
 
 def _resolved(scenario, recipe: Recipe) -> None:

@@ -14,7 +14,38 @@ from geomodel.tools.dci import assess_route
 from geomodel.tools.reliability import DEFAULT_CHECKPOINT_MINUTES, DEFAULT_RESTART_MINUTES
 from geomodel.tools.sizing import DEFAULT_PUE, DEFAULT_SITE_MW
 from geomodel.ui import loaders, state
+from geomodel.ui.components.problems import plain
+from geomodel.ui.components.tables import show_table
 from geomodel.ui.format import format_number
+
+SIZING_TABLE = {
+    "system": ("System", None),
+    "systems": ("Systems", 0),
+    "chips_installed": ("Chips", 0),
+    "racks": ("Racks", 0),
+    "it_mw": ("IT (MW)", 1),
+    "facility_mw": ("Facility (MW)", 1),
+    "sites": ("Sites", 0),
+    "bf16_dense_eflops": ("BF16 EFLOPS", 1),
+    "bf16_dense_pflops_per_facility_mw": ("PFLOPS per MW", 0),
+    "capex_usd": ("Capex (USD)", 0),
+    "note": ("Note", None),
+}
+#: pixels per table row (Streamlit's default row height), to show every row at once
+ROW_PX = 35
+DCI_TABLE = {
+    "technology": ("Technology", None),
+    "fibre_kind": ("Fibre", None),
+    "route_km": ("Route (km)", 0),
+    "one_way_ms": ("One way (ms)", 2),
+    "round_trip_ms": ("Round trip (ms)", 2),
+    "reach_km": ("Reach (km)", 0),
+    "regenerators": ("Regenerators", 0),
+    "amplifier_sites": ("Amplifier sites", 0),
+    "capacity_gbit_s_per_fibre_pair": ("Gb/s per fibre pair", 0),
+    "power_w_per_gbit_s": ("W per Gb/s", 3),
+    "max_separation_km": ("Most km within budget", 0),
+}
 
 
 def sizing(catalog) -> None:
@@ -43,27 +74,11 @@ def sizing(catalog) -> None:
             [catalog.hardware[n] for n in chosen], int(chips), pue=pue, site_mw=site_mw
         )
     except GeomodelError as error:
-        st.error(str(error))
+        st.error(plain(str(error)))
         return
     frame = pd.DataFrame([r.as_dict() for r in rows])
-    shown = frame[
-        [
-            "system",
-            "scale_up_domain_chips",
-            "systems",
-            "chips_installed",
-            "racks",
-            "scale_up_domains",
-            "it_mw",
-            "facility_mw",
-            "sites",
-            "bf16_dense_eflops",
-            "bf16_dense_pflops_per_facility_mw",
-            "capex_usd",
-            "note",
-        ]
-    ]
-    st.dataframe(shown, hide_index=True)
+    spec = {k: v for k, v in SIZING_TABLE.items() if k != "note" or frame["note"].astype(bool).any()}
+    show_table(frame, spec, height=ROW_PX * (len(frame) + 1) + 3)
     frame["scale-up domain"] = frame["scale_up_domain_chips"].map(lambda n: f"{n} chips")
     figure = px.bar(frame, x="system", y="facility_mw", color="scale-up domain", text="sites")
     figure.update_layout(yaxis_title="facility MW (bar label: sites needed)")
@@ -95,7 +110,7 @@ def reliability(catalog) -> None:
     try:
         report = reliability_report(catalog.hardware[system], int(chips), checkpoint, restart)
     except GeomodelError as error:
-        st.error(str(error))
+        st.error(plain(str(error)))
         return
     cells = st.columns(4)
     cells[0].metric("Cluster MTBF (h)", format_number(report.cluster_mtbf_hours))
@@ -103,14 +118,18 @@ def reliability(catalog) -> None:
     cells[2].metric("Checkpoint interval (min)", format_number(report.daly_interval_minutes))
     cells[3].metric("Goodput (%)", format_number(report.goodput * 100))
     if report.reason:
-        st.warning(report.reason)
+        st.warning(plain(report.reason))
     details = pd.DataFrame(
         [
-            {"quantity": k, "value": format_number(v) if isinstance(v, float) else str(v)}
+            {
+                "quantity": k.replace("_", " "),
+                "value": format_number(v) if isinstance(v, float) else str(v),
+            }
             for k, v in report.as_dict().items()
+            if k != "reason"
         ]
     )
-    st.dataframe(details, hide_index=True)
+    show_table(details, {"quantity": ("Quantity", None), "value": ("Value", None)})
 
 
 def dci(catalog) -> None:
@@ -153,7 +172,7 @@ def dci(catalog) -> None:
             budget_ms=budget or None,
         )
     except (GeomodelError, ValidationError, ValueError) as error:
-        st.error(str(error))
+        st.error(plain(str(error)))
         return
     cells = st.columns(3)
     cells[0].metric("Great-circle distance (km)", format_number(report.geodesic_km))
@@ -162,7 +181,7 @@ def dci(catalog) -> None:
         "Internet round trip, indirect (ms)", format_number(report.internet_round_trip_ms_high)
     )
     frame = pd.DataFrame([t.as_dict() for t in report.technologies])
-    st.dataframe(frame, hide_index=True)
+    show_table(frame, DCI_TABLE)
 
 
 def main() -> None:
