@@ -7,18 +7,19 @@ Run by hand (not part of the test suite; the reference solve takes several minut
     python bench/plan_aggregation.py --variant carbon_200 --json agg.json
 
 ``scenarios/plan-100k-gpu.yaml`` is a year of typical days cut into segments
-(``time.aggregation``). A full-resolution year of its 13 sites is about 4.4
-million columns, beyond this machine, so the reference is a finer aggregation:
-``--reference`` (default 36 hourly typical days, 864 steps, about 410,000
-columns, solved by interior point without crossover: its KPIs are totals, exact to
-the solver's tolerance, and crossover would add a third to the time). Every candidate ``D x S`` (D typical days of S segments; S = 24 is
-hourly) is solved in a fresh process, and its plan's KPIs and build totals are
-compared with the reference's: the yearly costs (total, capex, fixed O&M, opex),
-the levelised costs of compute, emissions, energy, renewable share and mean
-latency, and what is built (chips, facility MW, solar, wind). The smallest
-aggregation whose KPIs are all within 2 % of the reference is named; the build
-totals are shown beside them (a plan's build can move between near-equal sites
-without its cost moving, so they are reported, not judged).
+(``time.aggregation``). A full-resolution year of its 13 sites is about 4.4 million
+columns, beyond this machine, so the reference is a finer aggregation:
+``--reference`` (default 36 hourly typical days, 864 steps, about 410,000 columns,
+solved by interior point without crossover: its KPIs are totals, exact to the
+solver's tolerance, and crossover would add a third to the time). Every candidate
+``D x S`` (D typical days of S segments; S = 24 is hourly) is solved in a fresh
+process, and its plan's KPIs and build totals are compared with the reference's: the
+yearly costs (total, capex, fixed O&M, opex), the levelised costs of compute,
+emissions, energy, renewable share and mean latency, and what is built (chips,
+facility MW, solar, wind). The smallest aggregation whose KPIs are all within 2 % of
+the reference is named; the build totals are shown beside them (a plan's build can
+move between near-equal sites without its cost moving, so they are reported, not
+judged).
 """
 
 from __future__ import annotations

@@ -174,11 +174,16 @@ def table(rows: list[dict[str, Any]], columns, markdown: bool) -> str:
     return "\n".join(lines)
 
 
+def _tidy(value: float) -> float:
+    """The solver's -1e-9 shown as 0 rather than -0 (a sign below the tables' precision)."""
+    return value if abs(value) >= 0.05 else 0.0
+
+
 def site_table(rows: list[dict[str, Any]], field: str, fmt: str, markdown: bool) -> str:
     """One row per variant, one column per site that has anything in ``field``."""
     sites = [s for s in rows[0]["sites"] if any(abs(r["sites"][s][field]) > 0.05 for r in rows)]
     columns = [("variant", lambda r: r["variant"])]
-    columns += [(s, lambda r, s=s: format(r["sites"][s][field], fmt)) for s in sites]
+    columns += [(s, lambda r, s=s: format(_tidy(r["sites"][s][field]), fmt)) for s in sites]
     return table(rows, columns, markdown)
 
 
