@@ -42,13 +42,11 @@ method geomodel chooses; the machine's load is printed with the results.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +54,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from fresh_process import run_fresh  # noqa: E402
+from solve_path import median_run, profile_build  # noqa: E402
 
 from scenarios import synthetic_scenario  # noqa: E402
 
@@ -98,14 +97,6 @@ def _solve_path(*args: str) -> dict[str, Any]:
     return run_fresh(SOLVE_PATH, *args, single_threaded=False)
 
 
-def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    out = dict(runs[0])
-    for key, value in runs[0].items():
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            out[key] = statistics.median(r[key] for r in runs)
-    return out
-
-
 def measure(label: str, path: Path, folder: Path, repeats: int, log) -> dict[str, Any]:
     """geomodel and its floor on one scenario file: median of ``repeats`` fresh processes each."""
     lp = folder / f"{label}.npz"
@@ -119,7 +110,7 @@ def measure(label: str, path: Path, folder: Path, repeats: int, log) -> dict[str
                 f"  {label} {kind} {repeat + 1}/{repeats}: total {run['total']:.2f} s "
                 f"(solve {run['solve']:.2f}), peak {run['peak_mb']:.0f} MB"
             )
-    g, f = _median(runs["geomodel"]), _median(runs["floor"])
+    g, f = median_run(runs["geomodel"]), median_run(runs["floor"])
     error = abs(g["objective_highs"] - f["objective_highs"]) / max(1e-12, abs(f["objective_highs"]))
     return {
         "label": label,
@@ -151,38 +142,8 @@ def same_solve(runs: dict[str, list[dict[str, Any]]]) -> float:
 
 def profile(aggregation: str, folder: Path, top: int) -> None:
     """cProfile of build and hand-over of the plan (stopped at ``Highs.run``)."""
-    import cProfile
-    import pstats
-
-    import highspy
-
-    from geomodel.api import solve_inputs
-    from geomodel.catalog import build_catalog
-    from geomodel.inputs.build import build_inputs
-    from geomodel.scenario import load_scenario
-
     path = _write(folder, f"plan_{aggregation}", plan_data(aggregation))
-    catalog = build_catalog()
-    inputs = build_inputs(load_scenario(path, catalog=catalog), catalog)
-
-    class StopError(Exception):
-        pass
-
-    def stop(self, *args, **kwargs):
-        raise StopError
-
-    highspy.Highs.run = stop
-    profiler = cProfile.Profile()
-    started = time.perf_counter()
-    profiler.enable()
-    with contextlib.suppress(StopError):
-        solve_inputs(inputs, host=catalog.host)
-    profiler.disable()
-    seconds = time.perf_counter() - started
-    print(f"build + hand-over of the plan at {aggregation} under cProfile: {seconds:.1f} s")
-    stats = pstats.Stats(profiler).strip_dirs()
-    stats.sort_stats("cumulative").print_stats(top)
-    stats.sort_stats("tottime").print_stats(top)
+    profile_build(path, f"the plan at {aggregation}", top)
 
 
 PHASES = ("load", "inputs", "build", "handover", "solve", "readback", "total", "end_to_end")

@@ -174,6 +174,15 @@ def table(rows: list[dict[str, Any]], columns, markdown: bool) -> str:
     return "\n".join(lines)
 
 
+#: the per-site tables: title, field of a row's ``sites``, number format
+SITE_TABLES = (
+    ("facility MW at peak", "peak_facility_mw", ",.0f"),
+    ("chips installed and built", "chips", ",.0f"),
+    ("training, million chip-hours", "training_mchip_h", ",.1f"),
+    ("serving, million chip-hours", "serving_mchip_h", ",.1f"),
+)
+
+
 def _tidy(value: float) -> float:
     """The solver's -1e-9 shown as 0 rather than -0 (a sign below the tables' precision)."""
     return value if abs(value) >= 0.05 else 0.0
@@ -217,17 +226,10 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(table(rows, KPI_COLUMNS, options.markdown))
     print()
-    print("facility MW at peak, per site:")
-    print(site_table(rows, "peak_facility_mw", ",.0f", options.markdown))
-    print()
-    print("chips installed and built, per site:")
-    print(site_table(rows, "chips", ",.0f", options.markdown))
-    print()
-    print("training, million chip-hours per site:")
-    print(site_table(rows, "training_mchip_h", ",.1f", options.markdown))
-    print()
-    print("serving, million chip-hours per site:")
-    print(site_table(rows, "serving_mchip_h", ",.1f", options.markdown))
+    for title, field, fmt in SITE_TABLES:
+        print(f"{title}, per site:")
+        print(site_table(rows, field, fmt, options.markdown))
+        print()
     return 0
 
 
