@@ -96,7 +96,8 @@ class Recipe:
 
 def describe_overrides(overrides: dict[str, Any]) -> list[str]:
     """The overrides in short words: ``carbon_price=50``, ``abilene.power_envelope=150``,
-    ``demand scale=1.5`` (one entry for the demand knob's many paths)."""
+    ``abilene.max MW=300`` (a build cap), ``demand scale=1.5`` (one entry for the demand
+    knob's many paths)."""
     words: list[str] = []
     scales: list[float] = []
     for path, value in overrides.items():
@@ -106,7 +107,9 @@ def describe_overrides(overrides: dict[str, Any]) -> list[str]:
         if parts[0] == "regions" and parts[-1] == "scale":
             scales.append(float(value))
             continue
-        if parts[0] == "sites":
+        if parts[0] == "sites" and parts[2:3] == ["build"]:  # a build cap
+            name = f"{parts[1]}.max " + ("MW" if parts[3] == "power_envelope" else parts[-2])
+        elif parts[0] == "sites":
             name = ".".join(p for i, p in enumerate(parts[1:]) if not (i == 1 and p == "systems"))
         else:
             name = parts[-1]
