@@ -67,7 +67,8 @@ def test_every_example_reconciles_with_its_kpis(example):
     working_chip_hours = (data["training_chips"] * inputs["job_weight"] * inputs["dt_hours"]).sum(
         "job"
     ) + data["inference_chips"].sum("service") * step_hours  # a job works in its window only
-    idle_chip_hours = inputs["chips_installed"] * step_hours - working_chip_hours
+    chips = inputs["chips_installed"] + data.get("built_chips", 0)  # a plan's built chips idle too
+    idle_chip_hours = chips * step_hours - working_chip_hours
     idle_kwh = (idle_chip_hours * inputs["idle_power_kw_per_chip"]).sum("system")  # (site, time)
     expected = float((idle_kwh * inputs["pue"]).sum()) / 1000  # PUE may vary by site and hour
     assert table.set_index("name").loc["idle chips", "energy_mwh"] == pytest.approx(expected, rel=1e-6)

@@ -88,12 +88,14 @@ def _battery_wear_usd(results: xr.Dataset, inputs: xr.Dataset) -> float:
 def cost_chart(breakdowns: dict[str, pd.DataFrame]) -> go.Figure:
     """Each plan's yearly cost as horizontal bars: one per asset class (capex and fixed O&M
     stacked) and one each for energy, carbon and battery wear. With two plans, their bars
-    side by side, one colour per plan."""
-    frames = [frame.assign(plan=name) for name, frame in breakdowns.items()]
-    data = pd.concat(frames, ignore_index=True)
-    data["item"] = [a or k for a, k in zip(data["asset"], data["kind"], strict=True)]
-    order = list(dict.fromkeys(data["item"]))
-    several = len(breakdowns) > 1
+    side by side, one colour per plan, the first on top."""
+    frames = [
+        frame.assign(plan=name, item=frame["asset"].where(frame["asset"] != "", frame["kind"]))
+        for name, frame in breakdowns.items()
+    ]
+    order = list(dict.fromkeys(item for frame in frames for item in frame["item"]))
+    several = len(frames) > 1
+    data = pd.concat(frames[::-1], ignore_index=True)  # plotly draws the first trace lowest
     if several:  # one bar per plan and item: capex and fixed O&M together
         data = data.groupby(["plan", "item"], as_index=False, sort=False)["usd_per_year"].sum()
     figure = px.bar(
@@ -109,8 +111,9 @@ def cost_chart(breakdowns: dict[str, pd.DataFrame]) -> go.Figure:
     )
     figure.update_layout(
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        height=110 + 30 * len(order) * (len(breakdowns) if several else 1),
+        height=110 + 30 * len(order) * len(frames),
         legend_title_text="",
+        legend_traceorder="reversed" if several else "normal",
     )
     return figure
 

@@ -124,4 +124,4 @@ def show_plan_comparison(result_a, result_b) -> None:
         drawing = build_deck(result.dataset, result.inputs, size_by, width=HALF, largest=largest)
         cell.markdown(name)
         cell.pydeck_chart(drawing.deck, height=HEIGHT)
-        cell.html(drawing.legend)
+    st.html(drawing.legend)  # one scale: the legend holds for both maps
