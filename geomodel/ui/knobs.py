@@ -17,19 +17,20 @@ from typing import Any
 from geomodel.scenario import Problem, Scenario
 from geomodel.scenario.build_options import plans_anything
 
-#: knob section -> title; knobs and problems are grouped by these. Each is a top-level
-#: scenario section, except "planning": the build options (``sites.*.build``,
-#: ``links.candidates``) and ``finance``, drawn only for a scenario that plans
+#: the knob section of a plan's build options (``sites.*.build``, ``links.candidates``)
+#: and ``finance``; drawn only for a scenario that plans
+PLANNING = "planning"
+#: knob section -> title; knobs and problems are grouped by these (each a top-level
+#: scenario section, but PLANNING)
 SECTIONS: dict[str, str] = {
     "time": "Horizon",
     "sites": "Sites",
     "regions": "Demand",
     "links": "DCI links",
     "objective": "Objective",
-    "planning": "Planning",
+    PLANNING: "Planning",
     "solver": "Solver",
 }
-PLANNING = "planning"
 #: problems of any other section (training, inference, latency, ...) or of the file
 OTHER = "other"
 
