@@ -36,6 +36,11 @@ _LAZY = {
 __getattr__ = lazy_getattr(__name__, _LAZY)
 
 
+def __dir__() -> list[str]:
+    """Every public name, the lazily loaded ones too (``dir(geomodel)``, completion)."""
+    return sorted(set(globals()) | set(__all__))
+
+
 __all__ = [
     "PLUGIN_API_VERSION",
     "Catalog",

@@ -18,24 +18,31 @@ from pyomo.common.errors import InfeasibleConstraintException
 from pyomo.common.gc_manager import PauseGC
 
 from geomodel.catalog import Catalog, build_catalog
+from geomodel.errors import ExtensionError
 from geomodel.inputs.build import build_inputs
 from geomodel.inputs.provenance import SIGNAL_ATTRIBUTES
 from geomodel.model.basics import IntegerChoices
 from geomodel.model.build import build_model
 from geomodel.model.objective import OBJECTIVE_TERMS
-from geomodel.plugin_loader import PluginHost
+from geomodel.pareto_model import (
+    add_epsilon_bound,
+    cheapest_at_term_minimum,
+    minimise_term,
+    set_epsilon_bound,
+)
+from geomodel.plugin_loader import (
+    ALLOW_BROKEN_EXTENSIONS_ENV,
+    DISABLE_ENV,
+    PluginHost,
+    broken_extensions_allowed,
+)
 from geomodel.results.extract import extract_results
 from geomodel.results.kpis import compute_kpis
 from geomodel.results.result import Result, attach_kpis
 from geomodel.scenario import Scenario, load_scenario
-from geomodel.solver.explain import explain_constraints
-from geomodel.solver.highs import (
-    IIS_TIME_LIMIT_S,
-    HighsSession,
-    SolveOutcome,
-    SolverSettings,
-    solve_model,
-)
+from geomodel.solver.explain import PROVEN_BEFORE_SOLVING, explain_infeasible
+from geomodel.solver.highs import HighsSession, SolveOutcome, SolverSettings
+from geomodel.solver.precheck import Finding, aggregate_checks, proves_infeasible
 
 Progress = Callable[[str], None]
 _KUSD = 1000.0
@@ -67,11 +74,15 @@ def solve(
     progress: Progress | None = None,
     epsilon: tuple[str, float] | None = None,
     threads: int | None = None,
+    allow_broken_extensions: bool | None = None,
 ) -> Result:
     """Load (if given a path), build, solve and read back one scenario.
 
     ``threads`` overrides the scenario's HiGHS threads without changing its hash
     (the batch engine sets it so workers do not oversubscribe the cores).
+    ``allow_broken_extensions`` (default: ``GEOMODEL_ALLOW_BROKEN_EXTENSIONS``)
+    solves without an extension whose ``extend_model`` raises instead of raising
+    :class:`geomodel.errors.ExtensionError`.
     """
     report = progress or (lambda phase: None)
     catalog = catalog if catalog is not None else build_catalog()
@@ -79,7 +90,14 @@ def solve(
         report("load")
         scenario = load_scenario(scenario, variants=variants, overrides=overrides, catalog=catalog)
     inputs = build_inputs(scenario, catalog)
-    return solve_inputs(inputs, host=catalog.host, progress=report, epsilon=epsilon, threads=threads)
+    return solve_inputs(
+        inputs,
+        host=catalog.host,
+        progress=report,
+        epsilon=epsilon,
+        threads=threads,
+        allow_broken_extensions=allow_broken_extensions,
+    )
 
 
 def solve_inputs(
@@ -90,27 +108,39 @@ def solve_inputs(
     epsilon: tuple[str, float] | None = None,
     minimise: str = "weighted",
     threads: int | None = None,
+    allow_broken_extensions: bool | None = None,
 ) -> Result:
     """Solve an inputs Dataset.
 
     ``epsilon`` = ("latency", ms) or ("carbon", tCO2e) bounds mean served latency
     or emissions (Pareto mode); ``minimise`` = "latency" or "carbon" replaces the
     weighted objective by that term alone (the ends of a Pareto front).
+
+    The aggregate checks of :mod:`geomodel.solver.precheck` run first: when one
+    proves the model infeasible, nothing is built and the result says why.
     """
     report = progress or (lambda phase: None)
     settings = solver_settings(inputs, threads)
+    findings = aggregate_checks(inputs, systems_on_off=_integer_choices(inputs).systems_on_off)
+    if proves_infeasible(findings, with_supply=False):
+        return _result(
+            None, inputs, SolveOutcome("infeasible", PROVEN_BEFORE_SOLVING), 0.0, [], findings, host
+        )
     report("build")
-    model, messages, build_seconds = _build(inputs, host, epsilon, minimise)
+    model, messages, build_seconds = _build(inputs, host, epsilon, minimise, allow_broken_extensions)
     report("solve")
     try:
-        outcome = solve_model(model, settings)
+        session = HighsSession(model, settings)
+        outcome = session.run()
         if minimise != "weighted" and outcome.has_solution:
-            outcome = _cheapest_at_term_minimum(model, settings, outcome)
+            outcome = cheapest_at_term_minimum(model, settings, outcome)
+        elif outcome.status == "infeasible" and not proves_infeasible(findings, with_supply=True):
+            session.find_iis(outcome)
     except InfeasibleConstraintException as error:
         names = re.findall(r"'([^']+)'", str(error))
         outcome = SolveOutcome("infeasible", str(error), iis_constraints=names)
     report("results")
-    return _result(model, inputs, outcome, build_seconds, messages)
+    return _result(model, inputs, outcome, build_seconds, messages, findings, host)
 
 
 def solve_epsilon_points(
@@ -121,6 +151,7 @@ def solve_epsilon_points(
     host: PluginHost | None = None,
     progress: Progress | None = None,
     threads: int | None = None,
+    allow_broken_extensions: bool | None = None,
 ) -> list[Result]:
     """Pareto points: one ``solve_inputs(epsilon=(term, bound))`` per bound, but the
     model is built and handed to HiGHS once and each later point starts warm from
@@ -131,20 +162,35 @@ def solve_epsilon_points(
         return []
     settings = solver_settings(inputs, threads)
     report("build")
-    model, messages, build_seconds = _build(inputs, host, (term, bounds[0]), "weighted")
+    model, messages, build_seconds = _build(
+        inputs, host, (term, bounds[0]), "weighted", allow_broken_extensions
+    )
     try:
         session = HighsSession(model, settings)
     except InfeasibleConstraintException:  # reported in words by the ordinary path
-        return [solve_inputs(inputs, host=host, progress=progress, epsilon=(term, b)) for b in bounds]
+        return [
+            solve_inputs(
+                inputs,
+                host=host,
+                progress=progress,
+                epsilon=(term, b),
+                allow_broken_extensions=allow_broken_extensions,
+            )
+            for b in bounds
+        ]
     results = []
     for position, bound in enumerate(bounds):
         if position:
             set_epsilon_bound(model, term, bound, session)
         report("solve")
         outcome = session.run()
+        if outcome.status == "infeasible":
+            session.find_iis(outcome)
         report("results")
         results.append(
-            _result(model, inputs, outcome, build_seconds if not position else 0.0, list(messages))
+            _result(
+                model, inputs, outcome, build_seconds if not position else 0.0, list(messages), [], host
+            )
         )
     return results
 
@@ -165,20 +211,25 @@ def solver_settings(inputs: xr.Dataset, threads: int | None = None) -> SolverSet
     )
 
 
+def _integer_choices(inputs: xr.Dataset) -> IntegerChoices:
+    return IntegerChoices(**_solver_options(inputs).get("integer", {}))
+
+
 def _build(
     inputs: xr.Dataset,
     host: PluginHost | None,
     epsilon: tuple[str, float] | None,
     minimise: str,
+    allow_broken_extensions: bool | None = None,
 ) -> tuple[Any, list[str], float]:
     """The model with extensions, an epsilon bound and a term objective as asked."""
-    integer = IntegerChoices(**_solver_options(inputs).get("integer", {}))
+    integer = _integer_choices(inputs)
     started = time.perf_counter()
     # millions of small, acyclic objects: the cyclic garbage collector would spend
     # two thirds of the build scanning them (10^6 columns: 18.5 s -> 5.7 s without it)
     with PauseGC():
         model = build_model(inputs, integer)
-        messages = _apply_extensions(model, inputs, host)
+        messages = _apply_extensions(model, inputs, host, allow_broken_extensions)
         if epsilon is not None:
             add_epsilon_bound(model, *epsilon)
         if minimise != "weighted":
@@ -186,81 +237,54 @@ def _build(
     return model, messages, time.perf_counter() - started
 
 
-def add_epsilon_bound(model, term: str, bound: float) -> None:
-    """Pareto mode: bound mean served latency (ms) or total emissions (tCO2e).
+def _apply_extensions(
+    model, inputs: xr.Dataset, host: PluginHost | None, allow_broken: bool | None = None
+) -> list[str]:
+    """Let each plugin's ``extend_model`` add to the model.
 
-    The bound is a mutable parameter and sits in one coefficient (latency, against
-    the total served) or the right-hand side (carbon), so a new bound changes one
-    number of the compiled model (:func:`set_epsilon_bound`).
+    A dropped extension is a wrong plan (a battery that is not there, a limit that
+    does not hold), so one that raises fails the solve with the plugin named, unless
+    broken extensions are allowed; then the result says what is missing.
     """
-    import pyomo.environ as pyo
-
-    model.epsilon_bound = pyo.Param(mutable=True, initialize=float(bound))
-    if term == "latency":
-        model.served_total_mtoken = pyo.Var(domain=pyo.NonNegativeReals, doc="served, Mtoken")
-        model.served_total = pyo.Constraint(expr=model.served_total_mtoken == model.served_mtoken)
-        model.epsilon = pyo.Constraint(
-            expr=model.latency_ms_mtoken - model.epsilon_bound * model.served_total_mtoken <= 0
-        )
-    elif term == "carbon":
-        model.epsilon = pyo.Constraint(expr=model.emissions_tco2 <= model.epsilon_bound)
-    else:
-        raise ValueError(f"unknown epsilon term {term!r}; use 'latency' or 'carbon'")
-
-
-def set_epsilon_bound(model, term: str, bound: float, session: HighsSession) -> None:
-    """A new bound for :func:`add_epsilon_bound`, in the model and in HiGHS."""
-    model.epsilon_bound.set_value(float(bound))
-    if term == "latency":
-        session.set_coefficient(model.epsilon, model.served_total_mtoken, -float(bound))
-    else:
-        session.set_row_upper(model.epsilon, float(bound))
-
-
-def minimise_term(model, term: str) -> None:
-    """Replace the objective by one term; unserved demand stays dearer than any serving."""
-    import pyomo.environ as pyo
-
-    model.objective.deactivate()
-    if term == "latency":
-        worst_ms = float(model.inputs["sla_ms"].max()) if model.inputs.sizes.get("service") else 0.0
-        expr = model.latency_ms_mtoken + (worst_ms + 1.0) * model.unserved_mtoken
-    elif term == "carbon":
-        expr = model.emissions_tco2 + 1.0 * model.unserved_mtoken  # 1 t/Mtoken >> serving's
-    else:
-        raise ValueError(f"unknown term {term!r}; use 'latency' or 'carbon'")
-    model.term_objective = pyo.Objective(expr=expr, sense=pyo.minimize)
-
-
-def _cheapest_at_term_minimum(model, settings: SolverSettings, first: SolveOutcome) -> SolveOutcome:
-    """Second stage of a lexicographic solve: hold the term at its minimum (to 1e-7
-    relative) and minimise the weighted objective, so the end of a front is not a
-    plan that wastes energy the term does not see."""
-    import pyomo.environ as pyo
-
-    term = model.term_objective
-    floor = float(pyo.value(term.expr))
-    model.term_floor = pyo.Constraint(expr=term.expr <= floor * (1 + 1e-7) + 1e-9)
-    term.deactivate()
-    model.objective.activate()
-    second = solve_model(model, settings)
-    second.handover_seconds += first.handover_seconds
-    second.solve_seconds += first.solve_seconds
-    return second
-
-
-def _apply_extensions(model, inputs: xr.Dataset, host: PluginHost | None) -> list[str]:
-    """Let each plugin's ``extend_model`` add to the model; a failing one is named and skipped."""
+    model.extensions = []
+    model.extensions_failed = []
     if host is None:
         return []
     before = len(host.failures)
-    applied = [plugin.name for plugin, _ in host.call_each("extend_model", model=model, inputs=inputs)]
-    failures = [str(f) for f in host.failures[before:]]
-    model.extensions = applied
-    return failures
+    model.extensions = [
+        plugin.name for plugin, _ in host.call_each("extend_model", model=model, inputs=inputs)
+    ]
+    failed = host.failures[before:]
+    model.extensions_failed = [f.name for f in failed]
+    if not failed:
+        return []
+    if allow_broken is None:
+        allow_broken = broken_extensions_allowed()
+    if not allow_broken or host.strict:
+        lines = [f"{f} (the model would lack what it adds)" for f in failed]
+        hint = (
+            f"fix or disable the plugin ({DISABLE_ENV}=name), or solve without it: "
+            f"--allow-broken-extensions or {ALLOW_BROKEN_EXTENSIONS_ENV}=1"
+        )
+        raise ExtensionError("\n".join([*lines, hint]))
+    return [
+        f"{f}; solved WITHOUT this extension ({ALLOW_BROKEN_EXTENSIONS_ENV}): "
+        "the plan lacks its variables and constraints"
+        for f in failed
+    ]
 
 
-def _result(model, inputs, outcome: SolveOutcome, build_seconds: float, messages: list[str]) -> Result:
+def _result(
+    model,
+    inputs: xr.Dataset,
+    outcome: SolveOutcome,
+    build_seconds: float,
+    messages: list[str],
+    findings: list[Finding],
+    host: PluginHost | None,
+) -> Result:
+    """The Result of a solve; ``model`` is None when the aggregate checks proved the
+    scenario infeasible before anything was built."""
     kpis: dict[str, Any] = {
         "solver_status": outcome.status,
         "mip_gap": outcome.mip_gap if outcome.mip_gap is not None else float("nan"),
@@ -286,19 +310,13 @@ def _result(model, inputs, outcome: SolveOutcome, build_seconds: float, messages
                 f"the solution is feasible but not proven optimal "
                 f"(gap {kpis['mip_gap']:.2%})"
             )
+        messages.extend(f"warning: {f.message}" for f in findings if f.severity == "warning")
     else:
         dataset = xr.Dataset(coords=inputs.coords)
         messages.append(f"no solution: {outcome.message}")
         if outcome.status == "infeasible":
-            reasons = explain_constraints(outcome.iis_constraints, inputs)
-            messages.extend(
-                reasons
-                or [
-                    "HiGHS found no infeasible subset to explain within "
-                    f"{IIS_TIME_LIMIT_S:g} s; a shorter horizon "
-                    "gives a smaller model to search"
-                ]
-            )
+            extensions = getattr(model, "extensions", []) if model is not None else []
+            messages.extend(explain_infeasible(outcome, inputs, findings, extensions))
     dataset.attrs.update(
         {
             k: inputs.attrs[k]
@@ -322,6 +340,10 @@ def _result(model, inputs, outcome: SolveOutcome, build_seconds: float, messages
         handover_seconds=outcome.handover_seconds,
         solver_method=outcome.method,
         extensions=",".join(getattr(model, "extensions", [])),
+        extensions_failed=",".join(getattr(model, "extensions_failed", [])),
+        iis_seconds=outcome.iis_seconds,
+        iis_limit_seconds=outcome.iis_limit_s,
+        plugin_failures=json.dumps([str(f) for f in host.failures] if host is not None else []),
         is_mip=int(outcome.is_mip),
     )
     attach_kpis(dataset, kpis, messages)

@@ -24,15 +24,19 @@ class UsageError(GeomodelError):
 
 
 class UnknownNameError(GeomodelError, KeyError):
-    """A catalogue name (hardware system, link technology, power source) is not known."""
+    """A catalogue name (hardware system, link technology, power source) is not known.
 
-    def __init__(self, kind: str, name: str, known: Iterable[str]) -> None:
+    ``note`` says why it may be missing (a plugin that tried to register it failed).
+    """
+
+    def __init__(self, kind: str, name: str, known: Iterable[str], note: str = "") -> None:
         self.kind = kind
         self.name = name
         self.known = sorted(known)
         self.closest = closest_names(name, self.known)
         hint = f"; did you mean {', '.join(self.closest)}?" if self.closest else ""
-        super().__init__(f"unknown {kind} {name!r}{hint} (known: {len(self.known)} names)")
+        why = f"; {note}" if note else ""
+        super().__init__(f"unknown {kind} {name!r}{hint} (known: {len(self.known)} names){why}")
 
     def __str__(self) -> str:  # KeyError would add quotes around the message
         return self.args[0]
@@ -40,6 +44,10 @@ class UnknownNameError(GeomodelError, KeyError):
 
 class PluginError(GeomodelError):
     """One or more plugins failed to load and strict mode is on."""
+
+
+class ExtensionError(PluginError):
+    """A plugin's ``extend_model`` raised: without its constraints the plan would be wrong."""
 
 
 def closest_names(name: str, known: Iterable[str], n: int = 3) -> list[str]:

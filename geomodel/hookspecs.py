@@ -41,7 +41,9 @@ def register_hardware_systems() -> list[HardwareSystem]:
 
     Returns:
         A list of :class:`geomodel.catalog.HardwareSystem`. Each is validated on
-        return; an invalid entry is reported with the plugin's name and skipped.
+        return; an invalid entry is reported with the plugin's name and skipped
+        (also one whose constructor raised inside the hook: the others are kept).
+        A name a built-in (or an earlier plugin) has is refused.
     Units:
         ``*_pflops_per_chip`` dense PFLOPS; ``hbm_gb_per_chip`` GB;
         ``active_power_kw_per_chip`` and ``idle_power_kw_per_chip`` kW per chip
@@ -145,6 +147,8 @@ def validate_scenario(scenario: Any, catalog: Catalog) -> list[str]:
         catalog: the catalogue the scenario is resolved against.
     Returns:
         A list of problems, each one sentence naming the field; empty when fine.
+        An implementation that raises is a problem of the scenario too (its check
+        could not run), reported with the plugin's name.
     Units:
         none.
     Called:
@@ -168,7 +172,10 @@ def extend_model(model: Any, inputs: xr.Dataset) -> None:
             solve; add components with names prefixed by the plugin's name.
         inputs: the validated inputs Dataset the model was built from.
     Returns:
-        None; the hook changes ``model`` in place.
+        None; the hook changes ``model`` in place. An implementation that raises
+        fails the solve with :class:`geomodel.errors.ExtensionError` naming the
+        plugin, unless the caller allows broken extensions; docs/plugins.md lists
+        the model's names an extension may use.
     Units:
         model units: MW for power, MWh for energy, thousand USD for cost terms,
         tCO2e for emissions, hours for time-step durations.

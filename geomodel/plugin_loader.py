@@ -1,16 +1,20 @@
 """Load plugins from the ``geomodel`` entry-point group, each on its own.
 
 Nothing happens at import time: :func:`load_plugins` builds a fresh pluggy
-manager on each call. A plugin that fails to import, was built for another
-plugin API, or raises in a hook is recorded as a :class:`PluginFailure` with
-its distribution's name, and the others still load; ``GEOMODEL_STRICT_PLUGINS=1``
-turns any failure into an error. ``GEOMODEL_DISABLE_PLUGINS=a,b`` blocks plugins
-by entry-point or distribution name. ``GEOMODEL_TRACE_HOOKS=1`` prints one line per
-hook call to stderr: hook, plugin, arguments, result and time taken.
+manager on each call. geomodel's own plugins (distribution ``geomodel``) load
+first, so a third-party entry can never replace a built-in one. A plugin that
+fails to import, was built for another plugin API, or raises in a hook is
+recorded as a :class:`PluginFailure` with its distribution's name, and the others
+still load; ``GEOMODEL_STRICT_PLUGINS=1`` turns the failures into one error that
+lists all of them. ``GEOMODEL_DISABLE_PLUGINS=a,b`` blocks plugins by entry-point
+or distribution name (a name matching nothing installed is a warning).
+``GEOMODEL_TRACE_HOOKS=1`` prints one line per hook call to stderr: hook, plugin,
+arguments, result and time taken.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
@@ -30,6 +34,10 @@ from geomodel.errors import PluginError
 STRICT_ENV = "GEOMODEL_STRICT_PLUGINS"
 DISABLE_ENV = "GEOMODEL_DISABLE_PLUGINS"
 TRACE_ENV = "GEOMODEL_TRACE_HOOKS"
+#: Solve without a model extension whose ``extend_model`` raises, instead of failing.
+ALLOW_BROKEN_EXTENSIONS_ENV = "GEOMODEL_ALLOW_BROKEN_EXTENSIONS"
+#: The distribution whose plugins are the built-ins; they load before any other.
+BUILTIN_DISTRIBUTION = "geomodel"
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,10 @@ class PluginFailure:
     distribution: str
     stage: str
     reason: str
+    #: the catalogue entry the failure is about, when it is about one
+    entry: str = ""
+    #: its kind ("hardware systems", ...), or the kind a failed catalogue hook registers
+    kind: str = ""
 
     def __str__(self) -> str:
         return f"plugin {self.name!r} (distribution {self.distribution}) {self.stage}: {self.reason}"
@@ -72,16 +84,31 @@ class PluginHost:
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
     failures: list[PluginFailure] = field(default_factory=list)
     strict: bool = False
+    #: things worth saying that are not a plugin's fault (an unknown name to disable)
+    warnings: list[str] = field(default_factory=list)
 
-    def fail(self, name: str, stage: str, reason: str, distribution: str | None = None) -> None:
-        """Record a failure; in strict mode raise it instead."""
+    def fail(
+        self,
+        name: str,
+        stage: str,
+        reason: str,
+        distribution: str | None = None,
+        *,
+        entry: str = "",
+        kind: str = "",
+    ) -> PluginFailure:
+        """Record a failure (strict mode raises them all together: :meth:`raise_if_strict`)."""
         if distribution is None:
             info = self.plugins.get(name)
             distribution = info.distribution if info else "unknown"
-        failure = PluginFailure(name, distribution, stage, reason)
+        failure = PluginFailure(name, distribution, stage, reason, entry, kind)
         self.failures.append(failure)
-        if self.strict:
-            raise PluginError(f"{failure} ({STRICT_ENV} is set)")
+        return failure
+
+    def raise_if_strict(self) -> None:
+        """In strict mode, raise one :class:`PluginError` listing every failure so far."""
+        if self.strict and self.failures:
+            raise PluginError(strict_message(self.failures))
 
     def call_each(self, hook_name: str, **kwargs: Any) -> Iterator[tuple[PluginInfo, Any]]:
         """Yield (plugin, result) for each implementation of a hook, in load order.
@@ -104,6 +131,14 @@ class PluginHost:
             if trace:
                 _trace(hook_name, impl.plugin_name, arguments, summarise(result), started)
             yield self.plugins[impl.plugin_name], result
+
+
+def strict_message(failures: Sequence[PluginFailure]) -> str:
+    """Every failure, one per line (under a head line when there are several)."""
+    if len(failures) == 1:
+        return f"{failures[0]} ({STRICT_ENV} is set)"
+    lines = [f"{len(failures)} plugin failures ({STRICT_ENV} is set):"]
+    return "\n".join([*lines, *(f"  {failure}" for failure in failures)])
 
 
 def summarise(value: Any, width: int = 60) -> str:
@@ -140,6 +175,11 @@ def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def component_prefix(plugin: str) -> str:
+    """The prefix of a plugin's model components: its name with non-word characters as ``_``."""
+    return re.sub(r"\W", "_", plugin) + "_"
+
+
 def normalise_name(name: str) -> str:
     """PEP 503 form of a distribution or plugin name: lower case, runs of -_. as one -."""
     return re.sub(r"[-_.]+", "-", name).lower()
@@ -168,26 +208,72 @@ def load_plugins(
 ) -> PluginHost:
     """Build a fresh plugin host from the entry-point group plus ``extra_plugins``.
 
-    ``extra_plugins`` are (name, module-or-object) pairs registered after the
-    entry points; tests and ``geomodel.testing`` use them to load a plugin that
-    is not installed.
+    Entry points load in :func:`installed_entry_points` order: geomodel's built-ins
+    first, then the others by distribution and entry-point name. ``extra_plugins``
+    are (name, module-or-object) pairs registered after the entry points; tests and
+    ``geomodel.testing`` use them to load a plugin that is not installed. In strict
+    mode every load failure is raised at the end, together.
     """
-    manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
-    manager.add_hookspecs(hookspecs)
-    host = PluginHost(manager, strict=_env_flag(STRICT_ENV) if strict is None else strict)
+    host = new_host(strict)
     disabled = _disabled_names()
+    known: set[str] = set()
     if use_entry_points:
-        for entry_point in sorted(
-            entry_points(group=hookspecs.PROJECT_NAME), key=lambda ep: (_dist_name(ep), ep.name)
-        ):
+        for entry_point in installed_entry_points():
             names = {normalise_name(entry_point.name), normalise_name(_dist_name(entry_point))}
-            if names & disabled:
-                continue
-            _load_entry_point(host, entry_point)
+            known |= names
+            if not names & disabled:
+                _load_entry_point(host, entry_point)
     for name, plugin in extra_plugins:
+        known.add(normalise_name(name))
         if normalise_name(name) not in disabled:
             _register(host, name, plugin, "local", "0", _module_name(plugin))
+    if use_entry_points:  # without them, a test names only its own plugins
+        host.warnings += _unknown_disabled(disabled - known, known)
+    host.raise_if_strict()
     return host
+
+
+def new_host(strict: bool | None = None) -> PluginHost:
+    """An empty host: a pluggy manager with geomodel's hook specifications."""
+    manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    manager.add_hookspecs(hookspecs)
+    return PluginHost(manager, strict=strict_from_environment() if strict is None else strict)
+
+
+def strict_from_environment() -> bool:
+    """True when ``GEOMODEL_STRICT_PLUGINS`` is set to 1, true, yes or on."""
+    return _env_flag(STRICT_ENV)
+
+
+def broken_extensions_allowed() -> bool:
+    """True when ``GEOMODEL_ALLOW_BROKEN_EXTENSIONS`` is set to 1, true, yes or on."""
+    return _env_flag(ALLOW_BROKEN_EXTENSIONS_ENV)
+
+
+def installed_entry_points() -> list[EntryPoint]:
+    """Entry points of the ``geomodel`` group in load order: the built-ins (distribution
+    ``geomodel``) first, so they always win a name; then by distribution and name."""
+    return sorted(
+        entry_points(group=hookspecs.PROJECT_NAME),
+        key=lambda ep: (
+            _dist_name(ep) != BUILTIN_DISTRIBUTION,
+            normalise_name(_dist_name(ep)),
+            ep.name,
+        ),
+    )
+
+
+def _unknown_disabled(unknown: set[str], known: set[str]) -> list[str]:
+    """A warning per name in GEOMODEL_DISABLE_PLUGINS that matches no plugin."""
+    warnings = []
+    for name in sorted(unknown):
+        close = difflib.get_close_matches(name, sorted(known), n=2, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        warnings.append(
+            f"{DISABLE_ENV} names {name!r}, which is no installed plugin or distribution, "
+            f"so it disables nothing{hint} (see `geomodel plugins`)"
+        )
+    return warnings
 
 
 def _dist_name(entry_point: EntryPoint) -> str:
@@ -225,7 +311,11 @@ def _register(
     info = PluginInfo(name, distribution, version, module, api_version)
     if name in host.plugins:
         other = host.plugins[name].distribution
-        host.fail(name, "load", f"plugin name {name!r} is already used by {other}", distribution)
+        first = (
+            " (geomodel's built-in, which always loads first)" if other == BUILTIN_DISTRIBUTION else ""
+        )
+        reason = f"refused: plugin name {name!r} is already used by {other}{first}"
+        host.fail(name, "load", reason, distribution)
         return
     if plugin_api_major(api_version) != plugin_api_major(hookspecs.PLUGIN_API_VERSION):
         reason = (

@@ -34,6 +34,9 @@ from geomodel.scenario.units import to_unit
 
 GEOMODEL_PLUGIN_API = "1"
 NAME = "battery"
+#: Settings geomodel's conformance checks use on their minimal scenario (site ``site_a``,
+#: 1 MW envelope): a 0.2 MWh, 0.1 MW battery, so the checks solve its constraints.
+GEOMODEL_EXAMPLE_SETTINGS = {"sites": {"site_a": {"energy": "0.2 MWh", "power": "0.1 MW"}}}
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 #: import name -> folder, as pyproject's package-dir maps them
@@ -38,3 +43,23 @@ def test_every_declared_package_has_an_init_module():
         name, *rest = package.split(".")
         folder = ROOTS[name].joinpath(*rest)
         assert (folder / "__init__.py").is_file(), f"{package}: {folder}/__init__.py is missing"
+
+
+def test_the_output_folders_the_docs_write_to_are_ignored_by_git():
+    """Issue 13, item 17: `geomodel batch ... -o sweep-out` (README) left a folder git
+    wanted to add. Every `-o` folder of a batch command in the README and docs/batch.md
+    must be matched by a .gitignore pattern."""
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    folders = set()
+    for doc in (REPO / "README.md", REPO / "docs" / "batch.md"):
+        for line in doc.read_text(encoding="utf-8").splitlines():
+            found = re.search(r"geomodel batch \S+ -o ([a-z0-9][\w./-]*)", line)  # not OUTDIR
+            if found and not found.group(1).startswith(("/", "~")):  # inside the checkout
+                folders.add(found.group(1))
+    assert "sweep-out" in folders
+    for folder in sorted(folders):
+        done = subprocess.run(
+            ["git", "check-ignore", "-q", f"{folder}/manifest.csv"], cwd=REPO, check=False
+        )
+        assert done.returncode == 0, f"{folder}/ is not ignored by .gitignore"

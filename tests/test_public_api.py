@@ -32,3 +32,10 @@ def test_importing_geomodel_does_not_import_the_model_stack():
     code = "import sys, geomodel; print('pyomo' in sys.modules, 'highspy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_dir_lists_every_public_name_also_the_lazy_ones():
+    """Issue 13, item 17: load_scenario, solve and open_result load on first use, and
+    dir(geomodel) (and so tab completion) did not show them."""
+    assert set(geomodel.__all__) <= set(dir(geomodel))
+    assert {"load_scenario", "solve", "open_result", "run_batch"} <= set(dir(geomodel))

@@ -9,12 +9,22 @@ hand the model a negative power or a latency of light faster than in vacuum.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Annotated, Any, ClassVar, Literal
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 from geomodel.geo import Location
 
@@ -40,12 +50,50 @@ CARBON_BASIS_COLUMNS: dict[str, str] = {
 }
 
 
+#: True while geomodel calls a catalogue hook (see :func:`collecting_invalid_entries`)
+_COLLECTING = ContextVar("geomodel_collecting_invalid_entries", default=False)
+
+
+@contextmanager
+def collecting_invalid_entries() -> Iterator[None]:
+    """While a catalogue hook runs, an entry whose constructor finds a bad value is
+    built unvalidated instead of raising, so the hook's other entries survive and the
+    catalogue, re-validating every entry, reports the bad one by its name."""
+    token = _COLLECTING.set(True)
+    try:
+        yield
+    finally:
+        _COLLECTING.reset(token)
+
+
 class CatalogEntry(BaseModel):
     """Fields every catalogue entry has: a unique name and where its figures come from."""
 
     model_config = ConfigDict(
         frozen=True, extra="forbid", arbitrary_types_allowed=True, allow_inf_nan=False
     )
+
+    #: the constructor's arguments when they failed validation while collecting
+    _invalid_input: dict[str, Any] | None = PrivateAttr(default=None)
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError:
+            if not _COLLECTING.get():
+                raise
+            # keep the given values unvalidated: the catalogue re-validates every
+            # entry from its arguments and reports this one with its name and field
+            unchecked = type(self).model_construct(**data)
+            for attribute in ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__"):
+                object.__setattr__(self, attribute, getattr(unchecked, attribute))
+            object.__setattr__(self, "__pydantic_private__", {"_invalid_input": dict(data)})
+
+    def given_fields(self) -> dict[str, Any]:
+        """The fields to validate this entry from: its constructor's arguments when
+        those failed (:func:`collecting_invalid_entries`), else its field values."""
+        invalid = self._invalid_input
+        return dict(invalid) if invalid is not None else dict(self)
 
     name: EntryName = Field(description="unique catalogue name, lower case")
     source: str = Field(min_length=1, description="where the figures come from")

@@ -3,19 +3,39 @@ loaded plugins contribute, validated, with the plugin each name came from."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from geomodel.catalog.costs import BuildCost
-from geomodel.catalog.entries import CatalogEntry, HardwareSystem, LinkTechnology, PowerSource
+from geomodel.catalog.entries import (
+    CatalogEntry,
+    HardwareSystem,
+    LinkTechnology,
+    PowerSource,
+    collecting_invalid_entries,
+)
 from geomodel.errors import UnknownNameError
-from geomodel.plugin_loader import PluginFailure, PluginHost, PluginInfo, load_plugins, one_line
+from geomodel.plugin_loader import (
+    BUILTIN_DISTRIBUTION,
+    PluginFailure,
+    PluginHost,
+    PluginInfo,
+    load_plugins,
+    one_line,
+    strict_from_environment,
+)
 
 Entry = TypeVar("Entry", bound=CatalogEntry)
 
+#: kind label -> one entry of that kind, in words
+SINGULAR = {
+    "hardware systems": "hardware system",
+    "link technologies": "link technology",
+    "power sources": "power source",
+    "build costs": "build cost",
+}
 #: kind label -> (hook name, entry class); the order is the order of listings.
 CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
     "hardware systems": ("register_hardware_systems", HardwareSystem),
@@ -47,13 +67,36 @@ class Catalog:
         }[kind]
 
     def hardware_system(self, name: str) -> HardwareSystem:
-        return _lookup(self.hardware, "hardware system", name)
+        return self._lookup("hardware systems", name)
 
     def link_technology(self, name: str) -> LinkTechnology:
-        return _lookup(self.links, "link technology", name)
+        return self._lookup("link technologies", name)
 
     def power_source(self, name: str) -> PowerSource:
-        return _lookup(self.power_sources, "power source", name)
+        return self._lookup("power sources", name)
+
+    def _lookup(self, kind: str, name: str) -> Any:
+        entries = self.entries(kind)
+        try:
+            return entries[name]
+        except KeyError:
+            note = self.failure_note(kind, name)
+            raise UnknownNameError(SINGULAR[kind], name, entries, note=note) from None
+
+    def failure_note(self, kind: str, name: str) -> str:
+        """Why ``name`` may be missing from ``kind``: the plugin that tried to register it
+        and failed, or plugins whose whole load or hook of that kind failed; "" if none."""
+        exact = [f for f in self.failures if f.entry == name and f.kind == kind]
+        if exact:
+            return "; ".join(
+                f"{_plugin_label(f)} tried to register {name!r} and failed: {f.reason}" for f in exact
+            )
+        hook = CATALOG_KINDS[kind][0]
+        lost = [f for f in self.failures if not f.entry and f.stage in ("load", hook)]
+        if not lost:
+            return ""
+        what = "; ".join(f"{_plugin_label(f)} {_lost_what(f, kind)}: {f.reason}" for f in lost)
+        return f"it may be among the {kind} of a plugin that failed: {what}"
 
     def contributions(self, plugin_name: str) -> dict[str, list[str]]:
         """What one plugin contributes: kind -> sorted entry names."""
@@ -69,41 +112,69 @@ class Catalog:
         return {info.distribution: info.version for info in self.plugins.values()}
 
 
-def _lookup(entries: Mapping[str, Entry], kind: str, name: str) -> Entry:
-    try:
-        return entries[name]
-    except KeyError:
-        raise UnknownNameError(kind, name, entries) from None
+def _plugin_label(failure: PluginFailure) -> str:
+    return f"plugin {failure.name!r} (distribution {failure.distribution})"
+
+
+def _lost_what(failure: PluginFailure, kind: str) -> str:
+    return "failed to load" if failure.stage == "load" else f"could not register its {kind}"
 
 
 def build_catalog(host: PluginHost | None = None) -> Catalog:
-    """Collect and validate the entries of every loaded plugin into one catalogue."""
-    host = host if host is not None else load_plugins()
+    """Collect and validate the entries of every loaded plugin into one catalogue.
+
+    Built-ins load first (:func:`geomodel.plugin_loader.installed_entry_points`), so
+    a name a later plugin defines again is refused and the failure names that later
+    plugin. In strict mode every load and catalogue failure is raised at the end.
+    """
+    if host is None:
+        host = load_plugins(strict=False)  # strict mode raises below, with every failure
+        host.strict = strict_from_environment()
     catalog = Catalog(host=host)
     for kind, (hook_name, entry_class) in CATALOG_KINDS.items():
         entries = catalog.entries(kind)
-        for plugin, returned in host.call_each(hook_name):
-            for entry in _validated(host, plugin, hook_name, entry_class, returned):
+        before = len(host.failures)
+        with collecting_invalid_entries():
+            returns = list(host.call_each(hook_name))
+        for plugin, returned in returns:
+            for entry in _validated(host, plugin, kind, entry_class, returned):
                 if entry.name in entries:
-                    first = catalog.provider[(kind, entry.name)]
-                    host.fail(
-                        plugin.name,
-                        hook_name,
-                        f"{kind[:-1]} {entry.name!r} is also defined by plugin {first!r} "
-                        f"(distribution {host.plugins[first].distribution}); keeping the first",
-                    )
+                    _refuse(host, catalog, plugin, kind, entry.name)
                     continue
                 entries[entry.name] = entry
                 catalog.provider[(kind, entry.name)] = plugin.name
+        host.failures[before:] = [
+            failure if failure.kind else replace(failure, kind=kind)
+            for failure in host.failures[before:]
+        ]
     catalog.plugins = dict(host.plugins)
     catalog.failures = host.failures
+    host.raise_if_strict()
     return catalog
 
 
+def _refuse(host: PluginHost, catalog: Catalog, plugin: PluginInfo, kind: str, name: str) -> None:
+    """A second definition of ``name``: the plugin that loaded later is the failure."""
+    first = host.plugins[catalog.provider[(kind, name)]]
+    if first.distribution == BUILTIN_DISTRIBUTION:
+        why = "a built-in entry cannot be replaced"
+    else:
+        why = "the first definition is kept"
+    host.fail(
+        plugin.name,
+        CATALOG_KINDS[kind][0],
+        f"{SINGULAR[kind]} {name!r} is also defined by plugin {first.name!r} "
+        f"(distribution {first.distribution}), which loaded first: refused, {why}",
+        entry=name,
+        kind=kind,
+    )
+
+
 def _validated(
-    host: PluginHost, plugin: PluginInfo, hook_name: str, entry_class: type[Entry], returned: Any
+    host: PluginHost, plugin: PluginInfo, kind: str, entry_class: type[Entry], returned: Any
 ) -> list[Entry]:
     """Entries re-validated like user data; bad ones are reported and dropped."""
+    hook_name = CATALOG_KINDS[kind][0]
     if returned is None:
         return []
     if not isinstance(returned, list | tuple):
@@ -116,7 +187,13 @@ def _validated(
         try:
             valid.append(_as_entry(entry_class, item))
         except (ValidationError, TypeError) as error:
-            host.fail(plugin.name, hook_name, f"{where} is invalid: {one_line(error)}")
+            host.fail(
+                plugin.name,
+                hook_name,
+                f"{where} is invalid: {one_line(error)}",
+                entry=label if isinstance(label, str) else "",
+                kind=kind,
+            )
     return valid
 
 
@@ -125,6 +202,7 @@ def _as_entry(entry_class: type[Entry], item: Any) -> Entry:
         return entry_class.model_validate(item)
     if not isinstance(item, entry_class):
         raise TypeError(f"expected {entry_class.__name__}, got {type(item).__name__}")
-    # Re-validate: a plugin may have built the object with model_construct().
+    # Re-validate: a plugin may have built the object with model_construct(), or its
+    # constructor found a bad value while the hook ran (collecting_invalid_entries).
     cls: type[BaseModel] = type(item)
-    return cls.model_validate(dict(item))
+    return cls.model_validate(item.given_fields())

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import typer
 from typer.exceptions import TyperException
+from typer.main import get_command
 
 from geomodel.cli import (
     analysis,
@@ -20,6 +21,7 @@ from geomodel.cli import (
     run_commands,
     scenario_commands,
 )
+from geomodel.cli.help_labels import tidy_help
 from geomodel.errors import GeomodelError, UsageError
 
 app = typer.Typer(
@@ -55,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = DEBUG_FLAG in args
     args = [arg for arg in args if arg != DEBUG_FLAG]  # accepted anywhere on the line
     try:
-        code = app(args=args, prog_name="geomodel", standalone_mode=False)
+        command = tidy_help(get_command(app))
+        code = command.main(args=args, prog_name="geomodel", standalone_mode=False)
         if isinstance(code, int) and code:  # typer returns a raised Exit's code here
             return code
     except typer.Exit as done:

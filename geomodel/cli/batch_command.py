@@ -41,13 +41,16 @@ def batch(
     # the usual mistakes end in one line, before the progress bar or any cluster starts
     check_writable(output)
     load_sweep(sweep_file)
-    with _BatchBar(quiet=json_output) as show:
+    bar = _BatchBar(quiet=json_output)
+    with bar as show:
         summary = run_batch(sweep_file, output, scheduler=scheduler, workers=workers, progress=show)
     table = kpi_table(output)
     if json_output:
         print_json({"outdir": str(output), "cases": table.to_dict(orient="records")})
     else:
         print_batch_table(table, f"{sweep_file.name}: {len(table)} cases in {output}")
+        if bar.last is not None:
+            console().print(progress_counts(bar.last, final=True))
     if summary.failed:
         if not json_output:
             for row in summary.failed:
@@ -68,6 +71,20 @@ def print_batch_table(table, title: str) -> None:
     print_table(table.to_dict(orient="records"), columns, title=title)
 
 
+def progress_counts(state, final: bool = False) -> str:
+    """``done 2, skipped 8 (already solved), failed 0, ...``: cases a rerun finds finished
+    are skipped, not done again."""
+    parts = [f"done {state.done - state.skipped}"]
+    if state.skipped:
+        parts.append(f"skipped {state.skipped} (already solved)")
+    parts.append(f"failed {state.failed}")
+    if not final:
+        eta = state.eta_seconds
+        parts += [f"running {state.running}", f"remaining {state.remaining}"]
+        parts += [f"ETA {eta:.0f} s"] if eta else []
+    return ", ".join(parts)
+
+
 class _BatchBar:
     """done / failed / running / remaining / ETA, on stderr."""
 
@@ -75,6 +92,7 @@ class _BatchBar:
         self.quiet = quiet
         self.bar: Progress | None = None
         self.task = None
+        self.last = None  # the last state shown
 
     def __enter__(self):
         if not self.quiet:
@@ -90,13 +108,10 @@ class _BatchBar:
         return self.update
 
     def update(self, state) -> None:
+        self.last = state
         if self.bar is None:
             return
-        eta = state.eta_seconds
-        counts = (
-            f"done {state.done}, failed {state.failed}, running {state.running}, "
-            f"remaining {state.remaining}" + (f", ETA {eta:.0f} s" if eta else "")
-        )
+        counts = progress_counts(state)
         self.bar.update(self.task, total=state.total, completed=state.done + state.failed, counts=counts)
 
     def __exit__(self, *exc) -> None:

@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 
 from geomodel.catalog import CATALOG_KINDS, Catalog, build_catalog
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
+
+
+def plugin_problems(catalog: Catalog) -> list[str]:
+    """Every plugin failure and loader warning, one line each (plugin, stage, reason)."""
+    warnings = catalog.host.warnings if catalog.host is not None else []
+    return [str(failure) for failure in catalog.failures] + list(warnings)
+
+
+def print_plugin_problems(catalog: Catalog) -> None:
+    """What `validate` and `run` say before anything else: each plugin failure on one
+    line on stderr, so no refused or dropped entry goes unnoticed."""
+    out = console(stderr=True)
+    for line in plugin_problems(catalog):
+        out.print(f"[yellow]warning: {escape(line)}[/yellow]", soft_wrap=True)
 
 
 def plugins_report(catalog: Catalog) -> dict:
@@ -31,6 +46,7 @@ def plugins_report(catalog: Catalog) -> dict:
             }
             for f in catalog.failures
         ],
+        "warnings": list(catalog.host.warnings) if catalog.host is not None else [],
         "power_sources": power_source_rows(catalog),
     }
 
@@ -108,3 +124,5 @@ def plugins(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -
         },
         title="What each power source's hourly series rest on",
     )
+    for warning in report["warnings"]:
+        console().print(f"[yellow]warning: {escape(warning)}[/yellow]")

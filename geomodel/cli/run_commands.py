@@ -10,10 +10,12 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
-from geomodel.cli.planning_output import build_payload, print_build
+from geomodel.cli.output_file import FORCE_HELP, check_output, write_result
+from geomodel.cli.planning_output import build_payload
+from geomodel.cli.result_tables import front_json, placement_json, print_result
 from geomodel.cli.scenario_commands import SET_HELP, VARIANT_HELP
 from geomodel.errors import UsageError
-from geomodel.results.kpis import KPI_SPECS
+from geomodel.plugin_loader import ALLOW_BROKEN_EXTENSIONS_ENV
 
 # The model stack (Pyomo, HiGHS, xarray) is imported inside the commands, so
 # `geomodel --help` and the light commands start fast.
@@ -34,63 +36,98 @@ def run(
     variant: list[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
     set_: list[str] = typer.Option([], "--set", help=SET_HELP),
     pareto: str | None = typer.Option(
-        None, "--pareto", help="Epsilon-constraint sweep: latency:N or carbon:N points."
+        None,
+        "--pareto",
+        metavar="TERM:N",
+        help="Epsilon-constraint sweep: latency:N or carbon:N points.",
     ),
     check_aggregation: bool = typer.Option(
         False,
         "--check-aggregation",
         help="Also solve hour by hour and report the KPI errors of the typical days.",
     ),
+    force: bool = typer.Option(False, "--force", help=FORCE_HELP),
+    allow_broken_extensions: bool = typer.Option(
+        False,
+        "--allow-broken-extensions",
+        help="Solve without a plugin's model extension that raises, instead of failing "
+        f"(also {ALLOW_BROKEN_EXTENSIONS_ENV}=1); the result says what is missing.",
+    ),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
-    """Solve a scenario, print its KPI table and write the results Dataset."""
+    """Solve a scenario, print its KPIs and where the work ran, and write the results."""
+    allow = True if allow_broken_extensions else None  # None: the environment decides
     if check_aggregation:
         if pareto is not None:
             raise UsageError("--check-aggregation", "cannot be combined with --pareto")
-        _check_aggregation(scenario_file, output, variant, set_, json_output)
+        _check_aggregation(scenario_file, output, variant, set_, json_output, force)
         return
     from geomodel.api import solve_inputs
-    from geomodel.catalog import build_catalog
-    from geomodel.inputs.build import build_inputs
     from geomodel.pareto import pareto_front
-    from geomodel.results.result import Result
-    from geomodel.scenario import load_scenario
 
     sweep = _parse_pareto(pareto)
-    _check_writable(output)
+    check_output(output)
     started = time.perf_counter()
-    with _progress(quiet=json_output) as advance:
-        advance("load")
-        catalog = build_catalog()
-        scenario = load_scenario(scenario_file, variants=variant, overrides=set_, catalog=catalog)
-        inputs = build_inputs(scenario, catalog)
+    with _progress(quiet=json_output) as shown:
+        scenario, inputs, catalog, notes = _prepare(scenario_file, variant, set_, shown)
         if sweep is None:
-            result = solve_inputs(inputs, host=catalog.host, progress=advance)
-            if output is not None:
-                result.to_netcdf(output)
-            results = [result]
+            result = solve_inputs(
+                inputs, host=catalog.host, progress=shown.advance, allow_broken_extensions=allow
+            )
+            points = [result]
         else:
-            front = pareto_front(inputs, *sweep, host=catalog.host, progress=advance)
-            results = front.points
-            if output is not None:
-                combined = Result(inputs=inputs, dataset=front.dataset(), kpis=results[-1].kpis)
-                combined.to_netcdf(output)
+            front = pareto_front(
+                inputs, *sweep, host=catalog.host, progress=shown.advance, allow_broken_extensions=allow
+            )
+            result, points = front.result(), front.points
+        written = write_result(result, output, force)
     elapsed = time.perf_counter() - started
     if json_output:
-        payload = [{"kpis": r.kpis, "messages": r.messages, "build": build_payload(r)} for r in results]
-        print_json(payload[0] if sweep is None else {"pareto": sweep[0], "points": payload})
+        payload: dict = {"kpis": result.kpis, "messages": result.messages}
+        if sweep is None:
+            payload.update(placement=placement_json(result), build=build_payload(result))
+        else:
+            payload = {
+                "pareto": sweep[0],
+                "front": front_json(result),
+                "points": [
+                    {"kpis": r.kpis, "messages": r.messages, "build": build_payload(r)} for r in points
+                ],
+                **payload,
+            }
+        print_json({**payload, "warnings": notes, "output": written})
     else:
-        for index, result in enumerate(results):
-            title = f"{scenario.name or scenario_file.name}"
-            if sweep is not None:
-                title += f" - Pareto point {index + 1} of {len(results)}"
-            print_kpis(result, title)
-            print_build(result, title)
-        console().print(
-            f"done in {elapsed:.1f} s" + (f"; results written to {output}" if output else "")
-        )
-    if not all(r.has_solution for r in results):  # infeasible, error, or no incumbent
+        print_result(result, scenario.name or scenario_file.name)
+        console().print(f"done in {elapsed:.1f} s" + (f"; {written}" if written else ""))
+    if not all(r.has_solution for r in points):  # infeasible, error, or no incumbent
         raise typer.Exit(1)
+
+
+def _prepare(scenario_file: Path, variant: list[str], set_: list[str], shown: _progress):
+    """Catalogue, scenario and inputs; every plugin failure first, then the warnings
+    `validate` gives and a size warning, each on one line, before any solve."""
+    from geomodel.catalog import build_catalog
+    from geomodel.cli.plugins_command import plugin_problems
+    from geomodel.inputs.build import build_inputs
+    from geomodel.scenario import load_scenario
+    from geomodel.scenario.load import SetOptions
+    from geomodel.solver.size import size_warning
+
+    shown.advance("load")
+    catalog = build_catalog()
+    notes = plugin_problems(catalog)
+    for line in notes:
+        shown.note(f"warning: {line}")
+    scenario = load_scenario(
+        scenario_file, variants=variant, overrides=SetOptions(set_), catalog=catalog
+    )
+    inputs = build_inputs(scenario, catalog)
+    warnings = [str(w) for w in scenario.origin.warnings]
+    big = size_warning(inputs)
+    warnings += [f"warning: {big}"] if big else []
+    for line in warnings:
+        shown.note(line)
+    return scenario, inputs, catalog, notes + warnings
 
 
 def report(
@@ -105,7 +142,8 @@ def report(
         "typical days spread over the hours they stand for.",
     ),
 ) -> None:
-    """Print the KPIs of a saved result, or the KPI table of a batch folder."""
+    """Print the KPIs and where the work ran (or a Pareto front) of a saved result, or
+    the KPI table of a batch folder."""
     from geomodel.results.result import open_result
 
     if result_file.is_dir():
@@ -120,32 +158,50 @@ def report(
         else:
             print_batch_table(table, f"{result_file}: {len(table)} cases")
         return
-    _check_writable(calendar, "--calendar")
+    check_output(calendar, "--calendar")
     result = open_result(result_file)
     if calendar is not None:
         result.calendar_to_netcdf(calendar)
     if json_output:
-        print_json({"kpis": result.kpis, "messages": result.messages, "build": build_payload(result)})
+        payload: dict = {"kpis": result.kpis, "messages": result.messages}
+        if result.front is not None:
+            payload = {
+                "pareto": result.dataset.attrs.get("pareto_term"),
+                "front": front_json(result),
+                **payload,
+            }
+        else:
+            payload.update(placement=placement_json(result), build=build_payload(result))
+        print_json(payload)
         return
-    title = str(result.dataset.attrs.get("scenario_name") or result_file.name)
-    print_kpis(result, title)
-    print_build(result, title)
+    print_result(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))
     if calendar is not None:
         console().print(f"results on every hour written to {calendar}")
 
 
-def _check_aggregation(scenario_file, output, variant, set_, json_output) -> None:
+def _check_aggregation(scenario_file, output, variant, set_, json_output, force) -> None:
     from geomodel.aggregation_check import check_aggregation
+    from geomodel.scenario.load import SetOptions
 
-    _check_writable(output)
-    with _progress(quiet=json_output) as advance:
-        check = check_aggregation(scenario_file, variants=variant, overrides=set_, progress=advance)
-        if output is not None:
-            check.aggregated.to_netcdf(output)
+    check_output(output)
+    with _progress(quiet=json_output) as shown:
+        check = check_aggregation(
+            scenario_file, variants=variant, overrides=SetOptions(set_), progress=shown.advance
+        )
+        written = write_result(check.aggregated, output, force)
     rows = check.rows()
+    solved = check.aggregated.has_solution and check.full.has_solution
+    sides = {"typical days": check.aggregated, "hour by hour": check.full}
+    worst_kpi, worst_error = check.worst
     if json_output:
-        worst_kpi, worst_error = check.worst
-        print_json({"kpis": rows, "worst_kpi": worst_kpi, "worst_relative_error": worst_error})
+        print_json(
+            {
+                "kpis": rows,
+                "worst_kpi": worst_kpi,
+                "worst_relative_error": worst_error,
+                "messages": {"aggregated": check.aggregated.messages, "full": check.full.messages},
+            }
+        )
     else:
         print_table(
             rows,
@@ -157,26 +213,19 @@ def _check_aggregation(scenario_file, output, variant, set_, json_output) -> Non
             },
             title=f"{scenario_file.name}: typical days against the full series",
         )
-        worst_kpi, worst_error = check.worst
-        console().print(
-            f"worst error: {worst_error:.2%} ({worst_kpi}); "
-            "unserved_fraction is compared by absolute difference, a share of demand"
-        )
-    if not (check.aggregated.has_solution and check.full.has_solution):
+        out = console()
+        if solved:
+            out.print(
+                f"worst error: {worst_error:.2%} ({worst_kpi}); "
+                "unserved_fraction is compared by absolute difference, a share of demand"
+            )
+        for side, result in sides.items():
+            for message in result.messages if not result.has_solution else []:
+                out.print(f"[yellow]{side}: {escape(message)}[/yellow]", soft_wrap=True)
+        if written:
+            out.print(written)
+    if not solved:
         raise typer.Exit(1)
-
-
-def print_kpis(result, title: str) -> None:
-    """The KPI table with units, then the solver's messages in words."""
-    rows = [
-        {"kpi": name, "value": result.kpis[name], "units": units}
-        for name, (units, _) in KPI_SPECS.items()
-        if name in result.kpis
-    ]
-    print_table(rows, {"kpi": "KPI", "value": "value", "units": "units"}, title=title)
-    out = console()
-    for message in result.messages:
-        out.print(f"[yellow]{escape(message)}[/yellow]")
 
 
 def _parse_pareto(text: str | None) -> tuple[str, int] | None:
@@ -188,22 +237,6 @@ def _parse_pareto(text: str | None) -> tuple[str, int] | None:
     return term, int(count)
 
 
-def _check_writable(output: Path | None, option: str = "--output") -> None:
-    if output is None:
-        return
-    folder = output.resolve().parent
-    if not folder.exists():
-        raise UsageError(option, f"folder {folder} does not exist")
-    if output.exists() and output.is_dir():
-        raise UsageError(option, f"{output} is a folder; give a file name such as out.nc")
-    probe = folder / f".{output.name}.write-test"
-    try:
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as error:
-        raise UsageError(option, f"cannot write to {folder}: {error.strerror}") from None
-
-
 class _progress:  # noqa: N801 - used as a context manager, reads like a function
     """Show the current phase with elapsed time on stderr, then each phase's time."""
 
@@ -213,7 +246,7 @@ class _progress:  # noqa: N801 - used as a context manager, reads like a functio
         self.task = None
         self.marks: list[tuple[str, float]] = []
 
-    def __enter__(self):
+    def __enter__(self) -> _progress:
         if not self.quiet:
             self.bar = Progress(
                 SpinnerColumn(),
@@ -224,12 +257,17 @@ class _progress:  # noqa: N801 - used as a context manager, reads like a functio
             )
             self.bar.__enter__()
             self.task = self.bar.add_task("starting", total=None)
-        return self.advance
+        return self
 
     def advance(self, phase: str) -> None:
         self.marks.append((phase, time.perf_counter()))
         if self.bar is not None:
             self.bar.update(self.task, description=PHASES.get(phase, phase))
+
+    def note(self, line: str) -> None:
+        """A line on stderr (above the spinner while it runs), e.g. a warning."""
+        out = self.bar.console if self.bar is not None else console(stderr=True)
+        out.print(f"[yellow]{escape(line)}[/yellow]", soft_wrap=True)
 
     def __exit__(self, *exc) -> None:
         if self.bar is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -22,14 +23,19 @@ def validate(
 ) -> None:
     """Check a scenario without solving: every problem with file:line, field and reason."""
     from geomodel.catalog import build_catalog
+    from geomodel.cli.plugins_command import plugin_problems, print_plugin_problems
     from geomodel.scenario import load_scenario
+    from geomodel.scenario.load import SetOptions
     from geomodel.scenario.summary import summarize
 
     catalog = build_catalog()
-    scenario = load_scenario(scenario_file, variants=variant, overrides=set_, catalog=catalog)
+    print_plugin_problems(catalog)
+    scenario = load_scenario(
+        scenario_file, variants=variant, overrides=SetOptions(set_), catalog=catalog
+    )
     summary = summarize(scenario, catalog)
     if json_output:
-        print_json({"valid": True, **summary})
+        print_json({"valid": True, **summary, "plugin_failures": plugin_problems(catalog)})
         return
     out = console()
     out.print(
@@ -75,7 +81,31 @@ def describe_build(found: dict) -> str:
 
 
 def schema() -> None:
-    """Print the JSON Schema of scenario files."""
+    """Print the JSON Schema (draft 2020-12) of scenario files."""
     from geomodel.scenario.schema import Scenario
 
-    print(json.dumps(Scenario.model_json_schema(), indent=2))
+    print(json.dumps(standard_keywords(Scenario.model_json_schema()), indent=2))
+
+
+#: pydantic's constraint names -> JSON Schema's (pydantic leaves its own names on a
+#: constrained type with a validator, such as counts that refuse true and false)
+JSON_SCHEMA_KEYWORDS = {
+    "ge": "minimum",
+    "le": "maximum",
+    "gt": "exclusiveMinimum",
+    "lt": "exclusiveMaximum",
+}
+
+
+def standard_keywords(node: Any) -> Any:
+    """``node`` with pydantic's ``ge``/``le``/``gt``/``lt`` as JSON Schema keywords,
+    wherever they stand beside a ``type`` (so a property named ``ge`` is left alone)."""
+    if isinstance(node, list):
+        return [standard_keywords(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    is_schema = "type" in node
+    return {
+        (JSON_SCHEMA_KEYWORDS.get(key, key) if is_schema else key): standard_keywords(value)
+        for key, value in node.items()
+    }

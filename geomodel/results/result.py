@@ -4,15 +4,29 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import xarray as xr
 
+from geomodel.errors import GeomodelError
 from geomodel.results.kpis import KPI_SPECS
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 INPUTS_GROUP = "inputs"
+#: The first bytes of every HDF5 file (NetCDF-4 is HDF5).
+HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+#: A root attribute every result :meth:`Result.to_netcdf` writes has.
+RESULT_MARK = "kpi_units"
+
+
+class ResultFileError(GeomodelError):
+    """A file that is not a geomodel result (or is damaged) was given as one."""
 
 
 @dataclass
@@ -38,6 +52,28 @@ class Result:
         """True when the numbers come from an optimal solution."""
         return self.status == "optimal"
 
+    @property
+    def front(self) -> pd.DataFrame | None:
+        """The Pareto front as a table, a row per point (see
+        :func:`geomodel.results.front.front_table`); None for an ordinary result."""
+        from geomodel.results.front import front_table, is_front
+
+        return front_table(self.dataset) if is_front(self.dataset) else None
+
+    @property
+    def placement(self) -> pd.DataFrame:
+        """Where each job and service ran: share of work or demand by site, chips and MWh
+        (:func:`geomodel.results.placement.placement_table`); empty without a solution
+        and for a Pareto front (see :attr:`front`)."""
+        from geomodel.results.front import is_front
+        from geomodel.results.placement import PLACEMENT_UNITS, placement_table
+
+        if not self.has_solution or is_front(self.dataset):
+            import pandas as pd
+
+            return pd.DataFrame(columns=list(PLACEMENT_UNITS))
+        return placement_table(self.dataset, self.inputs)
+
     def calendar(self) -> xr.Dataset:
         """The results on every hour of the horizon: longer steps, typical days and their
         segments spread over the hours they stand for (totals as one hour's share)."""
@@ -55,14 +91,21 @@ class Result:
 
 
 def _write_netcdf(path: str | Path, dataset: xr.Dataset, inputs: xr.Dataset | None = None) -> Path:
-    """Write through a temporary file, so an interrupted write leaves no half file."""
+    """Write through a temporary file of its own in the same folder, renamed over
+    ``path`` only when complete: an interrupted or failed write leaves ``path`` as it
+    was and no half file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    _netcdf_safe(dataset).to_netcdf(tmp, engine="h5netcdf", mode="w")
-    if inputs is not None:
-        _netcdf_safe(inputs).to_netcdf(tmp, engine="h5netcdf", mode="a", group=INPUTS_GROUP)
-    tmp.replace(path)
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    tmp = Path(name)
+    try:
+        _netcdf_safe(dataset).to_netcdf(tmp, engine="h5netcdf", mode="w")
+        if inputs is not None:
+            _netcdf_safe(inputs).to_netcdf(tmp, engine="h5netcdf", mode="a", group=INPUTS_GROUP)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 
@@ -82,17 +125,68 @@ def attach_kpis(dataset: xr.Dataset, kpis: dict[str, Any], messages: list[str]) 
 
 
 def open_result(path: str | Path) -> Result:
-    """Read a result written by :meth:`Result.to_netcdf`."""
+    """Read a result written by :meth:`Result.to_netcdf`.
+
+    Raises :class:`ResultFileError` naming the file and saying what it is instead
+    when it is not a geomodel result (a scenario YAML, a truncated file, another
+    program's NetCDF).
+    """
     path = Path(path)
     if not path.exists():
         from geomodel.errors import UsageError
 
         raise UsageError("OUT.nc", f"no result file at {path}")
-    dataset = xr.load_dataset(path, engine="h5netcdf")
-    inputs = xr.load_dataset(path, engine="h5netcdf", group=INPUTS_GROUP)
+    problem = not_a_result(path)
+    if problem:
+        raise ResultFileError(f"{path} is not a geomodel result file: {problem}")
+    try:
+        dataset = xr.load_dataset(path, engine="h5netcdf")
+        inputs = xr.load_dataset(path, engine="h5netcdf", group=INPUTS_GROUP)
+    except (OSError, ValueError, KeyError) as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise ResultFileError(f"{path} is not a readable geomodel result file: {reason}") from None
     kpis = {name: _plain(dataset.attrs.get(name)) for name in KPI_SPECS if name in dataset.attrs}
     messages = json.loads(dataset.attrs.get("messages", "[]"))
     return Result(inputs=inputs, dataset=dataset, kpis=kpis, messages=messages)
+
+
+def not_a_result(path: str | Path) -> str:
+    """Why ``path`` is not a geomodel result file, in words; "" when it is one.
+
+    Reads only the signature and the root attributes: a result is an HDF5 (NetCDF-4)
+    file whose root carries ``kpi_units`` and which holds an ``inputs`` group.
+    """
+    path = Path(path)
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(HDF5_SIGNATURE))
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    if head != HDF5_SIGNATURE:
+        return _what_it_is(head)
+    import h5py
+
+    try:
+        with h5py.File(path, "r") as file:
+            if RESULT_MARK not in file.attrs:
+                return f"a NetCDF-4/HDF5 file without geomodel's '{RESULT_MARK}' attribute"
+            if INPUTS_GROUP not in file:
+                return f"a geomodel results Dataset without its '{INPUTS_GROUP}' group"
+    except OSError as error:
+        return f"a damaged or truncated HDF5 file ({' '.join(str(error).split())})"
+    return ""
+
+
+def _what_it_is(head: bytes) -> str:
+    if head[:3] == b"CDF":
+        return "a NetCDF-3 file (geomodel writes NetCDF-4)"
+    if not head:
+        return "an empty file"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not a NetCDF-4/HDF5 file"
+    return "a text file (a scenario YAML?), not NetCDF-4"
 
 
 def _plain(value: Any) -> Any:

@@ -51,8 +51,19 @@ class Checker:
             listing = f" (no {kind}s are loaded; see `geomodel plugins`)"
         else:
             listing = "" if close else f" (known: {', '.join(sorted(names)[:12])})"
-        self.add(path, f"unknown {kind} {name!r}{hint}{listing}")
+        catalog_kind = _CATALOG_KINDS.get(kind)
+        note = self.catalog.failure_note(catalog_kind, name) if catalog_kind else ""
+        self.add(path, f"unknown {kind} {name!r}{hint}{listing}" + (f"; {note}" if note else ""))
         return False
+
+
+#: the words ``Checker.known`` uses for a kind -> the catalogue kind it looks in
+_CATALOG_KINDS = {
+    "hardware system": "hardware systems",
+    "link technology": "link technologies",
+    "power source": "power sources",
+    "grid power source": "power sources",
+}
 
 
 def check_scenario(scenario: Scenario, catalog: Catalog, document: Document) -> list[Problem]:
@@ -69,10 +80,22 @@ def _sites(c: Checker) -> None:
     for name, site in c.scenario.sites.items():
         for system in site.systems:
             c.known(("sites", name, "systems", system), system, c.catalog.hardware, "hardware system")
-        if site.grid is not None:
+        if site.grid is not None and site.grid in generators:
+            kind = generators[site.grid].kind
+            c.add(
+                ("sites", name, "grid"),
+                f"{site.grid!r} is a generator (kind {kind}), not a grid region: list it under "
+                f"power_sources with its capacity ({site.grid}: {{capacity: ...}}); grid takes "
+                "a grid region",
+            )
+        elif site.grid is not None:
             c.known(("sites", name, "grid"), site.grid, grids, "grid power source")
         for source in site.power_sources:
-            c.known(("sites", name, "power_sources", source), source, generators, "power source")
+            path = ("sites", name, "power_sources", source)
+            if source in grids:
+                c.add(path, f"{source!r} is a grid region, not a generator: give it as 'grid: {source}'")
+            else:
+                c.known(path, source, generators, "power source")
         buildable = site.build is not None and site.build.power_sources
         if site.grid is None and not site.power_sources and not buildable:
             c.add(("sites", name), "the site has no power: give 'grid' or 'power_sources'")
@@ -268,12 +291,21 @@ def _serving_pflops(c: Checker, service: InferenceService) -> float:
 
 
 def _plugins(c: Checker) -> None:
+    """Each plugin's own checks; a check that raises could not run, which is a problem
+    of the scenario's run too: nobody knows whether the scenario passes it."""
     host = c.catalog.host
     if host is None:
         return
+    before = len(host.failures)
     for plugin, problems in host.call_each("validate_scenario", scenario=c.scenario, catalog=c.catalog):
         for message in problems or []:
             c.add((), f"{message} (check by plugin {plugin.name!r})")
+    for failure in host.failures[before:]:
+        c.add(
+            (),
+            f"the scenario checks of plugin {failure.name!r} (distribution {failure.distribution}) "
+            f"could not run: {failure.reason}; fix or disable the plugin",
+        )
 
 
 CHECKS: tuple[Callable[[Checker], None], ...] = (

@@ -86,6 +86,18 @@ class _Labels:
             return str(path)
 
 
+def not_utf8(raw: bytes, error: UnicodeDecodeError) -> tuple[int, str]:
+    """(1-based line, words) of where ``raw`` stops being UTF-8: column and byte found."""
+    line_start = raw.rfind(b"\n", 0, error.start) + 1
+    line = raw.count(b"\n", 0, error.start) + 1
+    byte = raw[error.start : error.start + 1].hex()
+    column = error.start - line_start + 1
+    return line, (
+        f"the file is not UTF-8 text: byte 0x{byte} at column {column} ({error.reason}); "
+        "save it as UTF-8"
+    )
+
+
 def _read(
     path: FilePath, labels: _Labels, chain: tuple[FilePath, ...], via: tuple[str, Position | None]
 ) -> Document:
@@ -96,15 +108,16 @@ def _read(
         raise ScenarioError([Problem(via[0], f"circular import: {loop}", via[1])], labels(chain[-1]))
     try:
         size = path.stat().st_size
-        text = path.read_bytes().decode("utf-8") if size <= MAX_FILE_BYTES else ""
+        raw = path.read_bytes() if size <= MAX_FILE_BYTES else b""
     except OSError as error:
         raise ScenarioError(
             [Problem("", f"cannot read the file: {error.strerror}", Position(label))], label
         ) from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ScenarioError(
-            [Problem("", f"the file is not UTF-8 text ({error.reason})", Position(label))], label
-        ) from None
+        line, what = not_utf8(raw, error)
+        raise ScenarioError([Problem("", what, Position(label, line))], label) from None
     if size > MAX_FILE_BYTES:
         raise ScenarioError(
             [Problem("", f"file is {size:,} bytes; at most {MAX_FILE_BYTES:,}", Position(label))],

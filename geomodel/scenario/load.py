@@ -19,6 +19,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from geomodel.catalog import Catalog, build_catalog
+from geomodel.errors import closest_names
 from geomodel.scenario.checks import check_scenario
 from geomodel.scenario.errors import problems_from_validation
 from geomodel.scenario.files import Document, merge_documents, parse_text, read_document, resolve_inside
@@ -28,6 +29,32 @@ from geomodel.scenario.schema import Scenario
 from geomodel.scenario.timeseries import SeriesError, daily_shape_series, read_csv_series
 
 VARIANTS_KEY = "variants"
+#: Sections whose entries are named by the user; a --set into an entry must name one
+#: that exists (a single field cannot make a new site: it lacks the required ones).
+NAMED_SECTIONS = {
+    "sites": "site",
+    "regions": "region",
+    "training": "training job",
+    "inference": "inference service",
+}
+
+
+class SetOptions(list):
+    """``--set path=value`` items as typed on the command line.
+
+    Pass them as ``overrides=SetOptions([...])`` and problems name the option
+    (``--set sites.a.pue``); other overrides are named as the API's argument
+    (``overrides['sites.a.pue']``).
+    """
+
+
+class ParsedSetOptions(dict):
+    """:class:`SetOptions` parsed into path -> value, still named as ``--set``."""
+
+
+def override_position(path: str, command_line: bool) -> Position:
+    """Where an override came from, in the words its author used."""
+    return Position(f"--set {path}" if command_line else f"overrides[{path!r}]")
 
 
 @dataclass
@@ -92,14 +119,20 @@ def _resolve(
 ) -> Scenario:
     variants = tuple(variants)
     override_map = parse_overrides(overrides)
+    command_line = isinstance(override_map, ParsedSetOptions)
     expand_shorthands(document.data)
     base = document
     document = _apply_variants(document, variants, label)
-    document = _apply_overrides(document, override_map)
+    unknown = _unknown_entries(document, override_map, command_line)
+    applied = {k: v for k, v in override_map.items() if k not in unknown}
+    document = _apply_overrides(document, applied, command_line)
     try:
         scenario = Scenario.model_validate(document.data)
     except ValidationError as error:
-        raise ScenarioError(problems_from_validation(error, Scenario, document), label) from None
+        found = problems_from_validation(error, Scenario, document)
+        raise ScenarioError([*unknown.values(), *found], label) from None
+    if unknown:
+        raise ScenarioError(list(unknown.values()), label)
     catalog = catalog if catalog is not None else build_catalog()
     origin = ScenarioOrigin(path, folder, variants, override_map, document)
     scenario._origin = origin
@@ -107,7 +140,7 @@ def _resolve(
     problems += check_scenario(scenario, catalog, document)
     if any(p.severity == "error" for p in problems):
         raise ScenarioError(problems, label)
-    problems += _check_other_variants(base, variants, override_map, catalog)
+    problems += _check_other_variants(base, variants, override_map, catalog, command_line)
     origin.warnings = problems
     origin.plugin_versions = catalog.versions()
     origin.scenario_hash = scenario_hash(scenario)
@@ -129,22 +162,69 @@ def expand_shorthands(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _apply_overrides(document: Document, overrides: dict[str, Any]) -> Document:
-    """``--set`` values over the document; the option names the field and any section it adds."""
+def _apply_overrides(
+    document: Document, overrides: dict[str, Any], command_line: bool = False
+) -> Document:
+    """Override values over the document; the override names the field, any section it
+    adds, and every field inside a mapping it gives."""
     for dotted_path, value in overrides.items():
         keys = tuple(dotted_path.split("."))
-        where = Position(f"--set {dotted_path}")
+        where = override_position(dotted_path, command_line)
         positions = {
             keys[:end]: where
             for end in range(1, len(keys) + 1)
             if end == len(keys) or keys[:end] not in document.positions
         }
+        positions.update({(*keys, *inner): where for inner in _inner_paths(value)})
         document = merge_documents(document, Document(nest(dotted_path, value), positions))
     return document
 
 
+def _inner_paths(value: Any) -> list[tuple]:
+    """Every key path inside a mapping or list value."""
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return []
+    return [(key, *inner) for key, item in items for inner in [(), *_inner_paths(item)]]
+
+
+def _unknown_entries(
+    document: Document, overrides: dict[str, Any], command_line: bool
+) -> dict[str, Problem]:
+    """Overrides of a field inside a site, region, job or service that does not exist,
+    by override path."""
+    problems = {}
+    for dotted_path in overrides:
+        keys = dotted_path.split(".")
+        kind = NAMED_SECTIONS.get(keys[0])
+        if kind is None or len(keys) < 3:
+            continue  # a whole entry (sites.x={...}) may be added
+        existing = document.data.get(keys[0])
+        names = list(existing) if isinstance(existing, dict) else []
+        if keys[1] in names:
+            continue
+        close = closest_names(keys[1], names)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        known = f"known: {', '.join(names)}" if names else f"the scenario has no {kind}s"
+        problems[dotted_path] = Problem(
+            f"{keys[0]}.{keys[1]}",
+            f"unknown {kind} {keys[1]!r}{hint} ({known}); an override changes fields of an "
+            f"existing {kind}, and a new {kind} needs all its fields: give the whole entry "
+            f"({keys[0]}.{keys[1]}={{...}}) or add it to the file",
+            override_position(dotted_path, command_line),
+        )
+    return problems
+
+
 def _check_other_variants(
-    base: Document, applied: tuple[str, ...], overrides: dict[str, Any], catalog: Catalog
+    base: Document,
+    applied: tuple[str, ...],
+    overrides: dict[str, Any],
+    catalog: Catalog,
+    command_line: bool = False,
 ) -> list[Problem]:
     """Warnings for each variant not applied that would fail if it were applied alone.
 
@@ -159,7 +239,7 @@ def _check_other_variants(
         if name in applied:
             continue
         try:
-            document = _apply_overrides(_apply_variants(base, (name,), ""), overrides)
+            document = _apply_overrides(_apply_variants(base, (name,), ""), overrides, command_line)
             scenario = Scenario.model_validate(document.data)
             found = check_scenario(scenario, catalog, document)
         except ValidationError as error:
@@ -177,17 +257,21 @@ def _check_other_variants(
 def parse_overrides(overrides: Mapping[str, Any] | Iterable[str] | None) -> dict[str, Any]:
     """``["a.b=1", "c=x"]`` or a mapping -> ``{"a.b": 1, "c": "x"}`` (values read as YAML).
 
-    Every malformed item is reported at once, each named as it was given.
+    Every malformed item is reported at once, each named as it was given: as ``--set``
+    for :class:`SetOptions`, as the ``overrides`` argument otherwise.
     """
     if overrides is None:
         return {}
+    if isinstance(overrides, ParsedSetOptions):
+        return overrides
     if isinstance(overrides, Mapping):
         return dict(overrides)
-    parsed: dict[str, Any] = {}
+    command_line = isinstance(overrides, SetOptions)
+    parsed: dict[str, Any] = ParsedSetOptions() if command_line else {}
     problems: list[Problem] = []
     for item in overrides:
         key, sep, text = item.partition("=")
-        where = Position(f"--set {item}")
+        where = Position(f"--set {item}" if command_line else f"overrides item {item!r}")
         if not sep or not key.strip() or "" in key.strip().split("."):
             problems.append(Problem("", "expected path.to.field=value", where))
             continue
@@ -198,7 +282,7 @@ def parse_overrides(overrides: Mapping[str, Any] | Iterable[str] | None) -> dict
             continue
         parsed[key.strip()] = value_doc.data["value"]
     if problems:
-        raise ScenarioError(problems, "command line")
+        raise ScenarioError(problems, "command line" if command_line else "overrides")
     return parsed
 
 

@@ -22,7 +22,15 @@ class Position:
         return f"{self.file}:{self.line}" if self.line else self.file
 
 
-_NOTHING = object()
+class _NoValue:
+    """No value to show (a missing field, a problem of the whole file)."""
+
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+#: The ``value`` of a :class:`Problem` that has none.
+NO_VALUE = _NoValue()
 
 
 @dataclass(frozen=True)
@@ -32,13 +40,13 @@ class Problem:
     path: str
     message: str
     position: Position | None = None
-    value: Any = _NOTHING
+    value: Any = NO_VALUE
     severity: Literal["error", "warning"] = "error"
 
     def __str__(self) -> str:
         where = f"{self.position}: " if self.position else ""
         field = f"{self.path}: " if self.path else ""
-        got = "" if self.value is _NOTHING else f" (got {_short(self.value)})"
+        got = "" if self.value is NO_VALUE else f" (got {_short(self.value)})"
         prefix = "warning: " if self.severity == "warning" else ""
         return f"{where}{prefix}{field}{self.message}{got}"
 

@@ -9,6 +9,7 @@ file and line (the header is line 1).
 from __future__ import annotations
 
 from pathlib import Path as FilePath
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,7 +53,9 @@ def read_csv_series(
         frame = pd.read_csv(path, dtype={TIME_COLUMN: str}, skip_blank_lines=False)
     except FileNotFoundError:
         raise SeriesError(f"file {path.name} does not exist") from None
-    except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+    except UnicodeDecodeError:
+        raise SeriesError(_not_utf8(path)) from None
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
         raise SeriesError(f"cannot read {path.name} as CSV: {str(error).strip()}") from None
     for required in (TIME_COLUMN, column):
         if required not in frame.columns:
@@ -66,29 +69,35 @@ def read_csv_series(
     start, end = index[0], index[-1]
     inside = series[(series.index >= start) & (series.index <= end)]
     off_hour = inside.index.difference(index)
+    zone = index.tz  # every time in a message is in the scenario's zone, as time.start
     if len(off_hour):
         raise SeriesError(
-            f"{path.name} has rows between whole hours, first {_first(off_hour)}; "
+            f"{path.name} has rows between whole hours, first {_first(off_hour, zone)}; "
             "series must be hourly, one row per hour"
         )
     missing = index.difference(inside.index)
     if len(missing):
-        got = f"{series.index[0]} to {series.index[-1]}" if len(series) else "no rows"
+        got = (
+            f"{_when(series.index[0], zone)} to {_when(series.index[-1], zone)}"
+            if len(series)
+            else "no rows"
+        )
         raise SeriesError(
-            f"{path.name} does not cover the horizon: expected every hour from {start} "
-            f"to {end}, got {got}; first missing hours {_first(missing)}"
+            f"{path.name} does not cover the horizon: expected every hour from "
+            f"{_when(start, zone)} to {_when(end, zone)}, got {got}; first missing hours "
+            f"{_first(missing, zone)}"
         )
     inside = inside.reindex(index)
     gaps = inside.index[~np.isfinite(inside.to_numpy())]
     if len(gaps):
         raise SeriesError(
             f"column {column!r} of {path.name} has empty, non-numeric or infinite values "
-            f"at {_first(gaps)}"
+            f"at {_first(gaps, zone)}"
         )
     if not negative and (inside < 0).any():
         raise SeriesError(
             f"column {column!r} of {path.name} has negative values, first at "
-            f"{_first(inside.index[inside < 0])}"
+            f"{_first(inside.index[inside < 0], zone)}"
         )
     if fraction and (inside > 1).any():
         hint = " (looks like percent: divide by 100)" if inside.max() <= 100 else ""
@@ -139,6 +148,26 @@ def _check_order(index: pd.DatetimeIndex, path: FilePath) -> None:
         )
 
 
-def _first(times: pd.Index, n: int = 3) -> str:
-    shown = ", ".join(str(t) for t in times[:n])
+def _first(times: pd.Index, zone: Any = None, n: int = 3) -> str:
+    shown = ", ".join(_when(t, zone) for t in times[:n])
     return shown + (f" and {len(times) - n} more" if len(times) > n else "")
+
+
+def _when(time: pd.Timestamp, zone: Any = None) -> str:
+    """A time in ``zone`` (the scenario's), so one message never mixes offsets."""
+    if zone is not None and time.tzinfo is not None:
+        time = time.tz_convert(zone)
+    return str(time)
+
+
+def _not_utf8(path: FilePath) -> str:
+    """Where a CSV file stops being UTF-8, with its line, as for a scenario YAML."""
+    from geomodel.scenario.files import not_utf8
+
+    raw = path.read_bytes()
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line, what = not_utf8(raw, error)
+        return f"{path.name}:{line}: {what}"
+    return f"cannot read {path.name} as CSV: not UTF-8 text"

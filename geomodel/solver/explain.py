@@ -2,17 +2,54 @@
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 
 import numpy as np
 import xarray as xr
 
+from geomodel.plugin_loader import component_prefix
+from geomodel.solver.highs import IIS_MIN_S, IIS_SOLVE_FACTOR, SolveOutcome
+from geomodel.solver.precheck import Finding
+
 _NAME = re.compile(r"^(?P<group>\w+)(?:\[(?P<index>[^\]]*)\])?$")
 
+#: The solver message of a scenario the aggregate checks proved infeasible unbuilt.
+PROVEN_BEFORE_SOLVING = "Infeasible (shown by aggregate checks, before the model was built)"
 
-def explain_constraints(names: list[str], inputs: xr.Dataset, limit: int = 12) -> list[str]:
-    """One sentence per constraint of an infeasible subset, most telling first."""
-    sentences = [_sentence(name, inputs) for name in names]
+
+def explain_infeasible(
+    outcome: SolveOutcome,
+    inputs: xr.Dataset,
+    findings: Sequence[Finding],
+    extensions: Sequence[str] = (),
+) -> list[str]:
+    """Why an infeasible model is infeasible, in words: the aggregate checks that prove
+    it; else the constraints of an irreducible infeasible subset; else what was tried."""
+    proven = [f.message for f in findings if f.severity in ("proof", "conditional")]
+    if proven:
+        return proven
+    reasons = explain_constraints(outcome.iis_constraints, inputs, extensions=extensions)
+    if reasons:
+        return reasons
+    if math.isnan(outcome.iis_seconds):
+        return ["no aggregate check explains it, and no infeasible subset was searched for"]
+    model_seconds = outcome.handover_seconds + outcome.solve_seconds
+    return [
+        "no aggregate check explains it, and HiGHS found no irreducible infeasible subset in "
+        f"{outcome.iis_seconds:.1f} s (the search may take {IIS_SOLVE_FACTOR:g}x the model's "
+        f"{model_seconds:.2f} s of hand-over and solve, at least {IIS_MIN_S:g} s: "
+        f"{outcome.iis_limit_s:.1f} s here); a shorter horizon gives a smaller model to search"
+    ]
+
+
+def explain_constraints(
+    names: list[str], inputs: xr.Dataset, limit: int = 12, extensions: Sequence[str] = ()
+) -> list[str]:
+    """One sentence per constraint of an infeasible subset, most telling first;
+    ``extensions`` are the plugins whose ``extend_model`` added to the model."""
+    sentences = [_sentence(name, inputs, extensions) for name in names]
     unique = list(dict.fromkeys(s for s in sentences if s))
     shown = unique[:limit]
     if len(unique) > limit:
@@ -29,12 +66,18 @@ def _when(inputs: xr.Dataset, t: int) -> str:
     return f"{time} UTC"
 
 
-def _sentence(name: str, inputs: xr.Dataset) -> str:
+def _sentence(name: str, inputs: xr.Dataset, extensions: Sequence[str] = ()) -> str:
     match = _NAME.match(name)
     if not match:
         return f"limit {name}"
     group = match["group"]
-    index = [int(part) for part in match["index"].split(",")] if match["index"] else []
+    plugin = next((p for p in extensions if group.startswith(component_prefix(p))), None)
+    if plugin is not None:
+        return f"limit {name}, added to the model by plugin {plugin!r} (its extend_model hook)"
+    try:
+        index = [int(part) for part in match["index"].split(",")] if match["index"] else []
+    except ValueError:  # a component indexed by names, not positions
+        return f"limit {name}"
     site = lambda p: repr(_coordinate(inputs, "site", p))  # noqa: E731 - tiny local formatters
     job = lambda p: repr(_coordinate(inputs, "job", p))  # noqa: E731
     if group == "work":

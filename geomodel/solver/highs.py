@@ -48,8 +48,29 @@ METHOD_OPTIONS: dict[str, dict[str, str | int]] = {
 #: (Pareto points); without crossover the plan is an interior point of the optimal
 #: face, spreading load thinly over equally cheap options.
 AUTO_IPM_MIN_COLUMNS = 100_000
+#: HiGHS calls a plan optimal when no reduced cost is below minus this (its dual
+#: feasibility tolerance), in the objective's units, kUSD. HiGHS's default, 1e-7 kUSD,
+#: made two options 1e-4 USD per chip-hour apart a tie decided by the path the solver
+#: took (issue 13's near-tie: 0.03 USD/MWh, 3.2e-5 USD per working chip-hour, solved to
+#: the dearer site). At 1e-9 kUSD the resolution is 1e-6 USD per chip-hour, far below a
+#: cent. It only changes when HiGHS stops, not its path: bench/tie_resolution.py found
+#: the same iterations on every benchmark LP, where handing HiGHS the objective in USD
+#: instead (the other fix) took 13 % more interior-point iterations at 10^5 columns.
+DUAL_FEASIBILITY_TOLERANCE = 1e-9
 #: Longest the search for an irreducible infeasible subset may take, s
 IIS_TIME_LIMIT_S = 60.0
+#: The search may take this many times the model's own hand-over and solve time ...
+IIS_SOLVE_FACTOR = 10.0
+#: ... but at least this long, s (HiGHS's presolve often proves infeasibility in ms)
+IIS_MIN_S = 2.0
+
+
+def iis_time_limit(model_seconds: float, time_limit_s: float) -> float:
+    """How long to search for an irreducible infeasible subset: ``IIS_SOLVE_FACTOR`` x
+    the model's hand-over and solve time, within [``IIS_MIN_S``, ``IIS_TIME_LIMIT_S``]
+    and never beyond the scenario's own time limit."""
+    bounded = min(max(IIS_MIN_S, IIS_SOLVE_FACTOR * model_seconds), IIS_TIME_LIMIT_S)
+    return min(bounded, time_limit_s)
 
 
 @dataclass
@@ -73,6 +94,9 @@ class SolveOutcome:
     solve_seconds: float = 0.0
     is_mip: bool = False
     iis_constraints: list[str] = field(default_factory=list)
+    #: how long the search for them took and was allowed, s (NaN: not searched)
+    iis_seconds: float = float("nan")
+    iis_limit_s: float = float("nan")
     highs_version: str = ""
     method: str = ""
 
@@ -149,6 +173,7 @@ class HighsSession:
         self.highs = highspy.Highs()
         self.highs.setOptionValue("output_flag", False)
         self.highs.setOptionValue("mip_rel_gap", float(settings.mip_gap))
+        self.highs.setOptionValue("dual_feasibility_tolerance", DUAL_FEASIBILITY_TOLERANCE)
         if settings.threads > 0:
             self.highs.setOptionValue("threads", int(settings.threads))
         self.method = chosen_method(settings.method, self.form)
@@ -192,13 +217,21 @@ class HighsSession:
             values = highs.getSolution().col_value
             for var, value in zip(form.columns, values, strict=True):
                 var.set_value(value, skip_validation=True)
-        elif words == "infeasible":
-            limit_s = min(IIS_TIME_LIMIT_S, self.settings.time_limit_s)
-            outcome.iis_constraints = _iis(highs, form, limit_s)
         if self.method.startswith("ipm"):  # an interior point cannot start warm; simplex can
             self.method = "primal_simplex"
             self._use(self.method)
         return outcome
+
+    def find_iis(self, outcome: SolveOutcome) -> None:
+        """After an infeasible :meth:`run`: the constraints of an irreducible infeasible
+        subset, searched for at most :func:`iis_time_limit` of the model's own time."""
+        limit_s = iis_time_limit(
+            outcome.handover_seconds + outcome.solve_seconds, self.settings.time_limit_s
+        )
+        started = time.perf_counter()
+        outcome.iis_constraints = _iis(self.highs, self.form, limit_s)
+        outcome.iis_seconds = time.perf_counter() - started
+        outcome.iis_limit_s = limit_s
 
     def set_row_upper(self, constraint, upper: float) -> None:
         """Change the upper bound of a one-row ``<=`` constraint."""

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from geomodel.catalog import CATALOG_KINDS, build_catalog
+from geomodel.catalog.entries import collecting_invalid_entries
 from geomodel.geo import Location
 from geomodel.hookspecs import PLUGIN_API_VERSION
 from geomodel.plugin_loader import PluginHost, PluginInfo
@@ -133,7 +134,9 @@ def _catalogue_checks(
     results: list[CheckResult] = []
     for kind, (hook, _) in CATALOG_KINDS.items():
         before = len(host.failures)
-        for info, returned in host.call_each(hook):
+        with collecting_invalid_entries():
+            returns = list(host.call_each(hook))
+        for info, returned in returns:
             if info.name == name:
                 checked, valid = check_entries(kind, returned, name)
                 results.extend(checked)

@@ -183,7 +183,9 @@ def _fields_of(item: Any, entry_class: type[CatalogEntry]) -> tuple[dict, type[C
     if isinstance(item, dict):
         return dict(item), entry_class, ""
     if isinstance(item, entry_class):
-        return dict(item), type(item), ""  # re-validated: model_construct() skips validation
+        # re-validated: model_construct() skips validation, and a constructor that found
+        # a bad value while the hook ran kept its arguments (collecting_invalid_entries)
+        return item.given_fields(), type(item), ""
     wanted = entry_class.__name__
     return {}, entry_class, f"got a {type(item).__name__}; this hook returns {wanted} entries (or dicts)"
 

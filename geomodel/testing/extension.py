@@ -15,10 +15,9 @@ minimal scenario still builds and solves to optimality with the extension on.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from geomodel.plugin_loader import PluginHost
+from geomodel.plugin_loader import PluginHost, component_prefix
 from geomodel.testing.results import CheckResult
 from geomodel.testing.scenario import MINIMAL_PLUGINS, load_minimal_scenario, minimal_scenario
 
@@ -26,11 +25,6 @@ from geomodel.testing.scenario import MINIMAL_PLUGINS, load_minimal_scenario, mi
 EXAMPLE_SETTINGS_ATTRIBUTE = "GEOMODEL_EXAMPLE_SETTINGS"
 SCENARIO_KIND = "scenario checks"
 MODEL_KIND = "model extension"
-
-
-def component_prefix(plugin: str) -> str:
-    """The prefix of a plugin's model components: its name with non-word characters as ``_``."""
-    return re.sub(r"\W", "_", plugin) + "_"
 
 
 def implemented_hooks(host: PluginHost, plugin: str) -> set[str]:
@@ -149,6 +143,7 @@ def _extension_checks(
     if problem:
         return [result("model-extension", False, problem)]
     added = sorted({c.name for c in model.component_objects(descend_into=True)} - before)
+    rows, columns = _size_of(model, set(added))
     results = []
     prefix = component_prefix(plugin)
     badly_named = [name for name in added if not name.startswith(prefix)]
@@ -171,19 +166,60 @@ def _extension_checks(
                 "declare them so the checks exercise the extension",
             )
         )
-    results.append(_solve_check(host, inputs, plugin, solve_inputs, result))
+    if not rows and not columns:
+        what = f"with the settings {settings!r}" if settings else "without settings"
+        message = (
+            f"the extension adds no constraint rows or variables to the minimal scenario {what}, "
+            "so solving it checks nothing; "
+            + (
+                "its example settings must make it add what it adds in real use"
+                if settings
+                else f"declare {EXAMPLE_SETTINGS_ATTRIBUTE} that make it add its constraints"
+            )
+        )
+        results.append(
+            result("model-solves", False, message, f"extensions.{plugin}" if settings else "")
+        )
+        return results
+    results.append(_solve_check(host, inputs, plugin, solve_inputs, result, rows, columns))
     return results
 
 
+def _size_of(model: Any, names: set[str]) -> tuple[int, int]:
+    """Active constraint rows and variables of the components named ``names``."""
+    import pyomo.environ as pyo
+
+    rows = sum(
+        len(c)
+        for c in model.component_objects(pyo.Constraint, active=True, descend_into=True)
+        if c.name in names
+    )
+    columns = sum(len(v) for v in model.component_objects(pyo.Var, descend_into=True) if v.name in names)
+    return rows, columns
+
+
 def _solve_check(
-    host: PluginHost, inputs: Any, plugin: str, solve_inputs: Any, result: Any
+    host: PluginHost,
+    inputs: Any,
+    plugin: str,
+    solve_inputs: Any,
+    result: Any,
+    rows: int,
+    columns: int,
 ) -> CheckResult:
+    from geomodel.errors import ExtensionError
+
     before = len(host.failures)
-    solved = solve_inputs(inputs, host=host)
+    try:  # other plugins' broken extensions are not this check's business
+        solved = solve_inputs(inputs, host=host, allow_broken_extensions=True)
+    except ExtensionError:  # strict mode: every failure is fatal
+        solved = None
     failed = [f.reason for f in host.failures[before:] if f.name == plugin]
     del host.failures[before:]
     if failed:
         return result("model-solves", False, f"extend_model raised {failed[0]} during the solve")
+    if solved is None:
+        return result("model-solves", False, "another plugin's extension failed in strict mode")
     status = solved.kpis.get("solver_status")
     applied = solved.dataset.attrs.get("extensions", "").split(",")
     if status != "optimal":
@@ -197,7 +233,8 @@ def _solve_check(
         )
     plain = solve_inputs(inputs, host=None)
     message = (
-        f"builds and solves to optimality: objective {solved.kpis['objective']:,.2f} USD "
+        f"builds and solves to optimality with its {rows:,} constraint rows and {columns:,} "
+        f"variables: objective {solved.kpis['objective']:,.2f} USD "
         f"({plain.kpis.get('objective', float('nan')):,.2f} USD without extensions)"
     )
     return result("model-solves", True, message)

@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from types import ModuleType
 
 from geomodel.errors import UnknownNameError, UsageError
-from geomodel.hookspecs import PROJECT_NAME
 from geomodel.plugin_loader import (
+    BUILTIN_DISTRIBUTION,
     PluginHost,
     _dist_name,
     _load_entry_point,
     _module_name,
     _register,
-    load_plugins,
+    installed_entry_points,
+    new_host,
     normalise_name,
 )
 
-#: The distribution whose plugins are the built-ins.
-BUILTIN_DISTRIBUTION = "geomodel"
-
 PluginSpec = str | ModuleType | object | tuple[str, object]
-
-
-def installed_entry_points() -> list[EntryPoint]:
-    """Entry points of the ``geomodel`` group, in the order geomodel loads them."""
-    return sorted(entry_points(group=PROJECT_NAME), key=lambda ep: (_dist_name(ep), ep.name))
 
 
 def builtin_plugin_names() -> list[str]:
@@ -61,9 +54,10 @@ def plugin_host(*plugins: PluginSpec, strict: bool = False) -> PluginHost:
     Each plugin is the entry-point name of an installed plugin (``"hardware"``),
     a ``(name, module)`` pair, or a module (named by :func:`plugin_name_of`).
     ``GEOMODEL_DISABLE_PLUGINS`` does not apply: a test gets what it names.
-    ``strict=True`` makes the first failure raise :class:`geomodel.errors.PluginError`.
+    ``strict=True`` makes any failure raise :class:`geomodel.errors.PluginError`
+    listing all of them: load failures here, catalogue failures in ``build_catalog``.
     """
-    host = load_plugins(use_entry_points=False, strict=strict)
+    host = new_host(strict)
     installed = {ep.name: ep for ep in installed_entry_points()}
     for plugin in plugins:
         if isinstance(plugin, str):
@@ -81,6 +75,7 @@ def plugin_host(*plugins: PluginSpec, strict: bool = False) -> PluginHost:
         else:
             distribution, version = "local", "0"
         _register(host, name, module, distribution, version, _module_name(module))
+    host.raise_if_strict()
     return host
 
 

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-#: Catalogue kinds and the other kinds of result, in the singular.
-SINGULAR = {
-    "hardware systems": "hardware system",
-    "link technologies": "link technology",
-    "power sources": "power source",
-    "build costs": "build cost",
-}
+from geomodel.catalog.registry import SINGULAR
 
 
 def singular(kind: str) -> str:
@@ -51,7 +45,10 @@ CHECKS: dict[str, str] = {
     "model-extension": "extend_model runs on the minimal scenario",
     "extension-names": "components the extension adds start with the plugin's name",
     "example-settings": "the checks had settings to exercise the extension with",
-    "model-solves": "the minimal scenario builds and solves to optimality with the extension on",
+    "model-solves": (
+        "the minimal scenario builds and solves to optimality with the extension on, "
+        "which adds constraint rows or variables to it"
+    ),
 }
 
 

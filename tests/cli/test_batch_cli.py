@@ -147,6 +147,9 @@ def test_a_rerun_prints_the_table_and_each_failure_and_solves_nothing(five_cases
     assert any(line.startswith("invalid: invalid ") for line in lines)
     assert any(line.startswith("infeasible: infeasible no solution: Infeasible") for line in lines)
     assert "too-slow: no_solution no solution: Time limit reached" in lines
+    # issue 13: the four cases with a record are skipped, not "done" again; the invalid
+    # one fails again (good and same share a scenario, but each case has its row)
+    assert "done 0, skipped 4 (already solved), failed 1" in lines
     assert "Error: 3 of 5 cases failed" in done.stderr
     assert {p.name: p.stat().st_mtime_ns for p in (out / "results").iterdir()} == mtimes
 

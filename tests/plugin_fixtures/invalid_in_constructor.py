@@ -1,5 +1,5 @@
-"""A plugin building an invalid entry the ordinary way: the constructor raises
-inside the hook, so the hook fails as a whole."""
+"""A plugin building an invalid entry the ordinary way: the constructor finds the bad
+value inside the hook; the catalogue reports that entry by name."""
 
 from geomodel import HardwareSystem, hookimpl
 from plugin_fixtures.figures import hardware_fields

@@ -93,7 +93,27 @@ def test_a_grid_used_as_a_generator_is_not_found_among_generators(tmp_path, cata
         1,
     )
     problem = only_error(tmp_path, text, catalog)
-    assert "unknown power source 'grid_de'" in problem.message
+    assert problem.message == "'grid_de' is a grid region, not a generator: give it as 'grid: grid_de'"
+
+
+def test_a_generator_given_as_the_grid_says_it_is_a_generator(tmp_path, catalog):
+    """Issue 13, item 15: before, 'unknown grid power source' with no word of why."""
+    text = BASE.replace("grid: grid_de", "grid: solar_pv", 1)
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "sites.fra.grid"
+    assert problem.message == (
+        "'solar_pv' is a generator (kind solar), not a grid region: list it under power_sources "
+        "with its capacity (solar_pv: {capacity: ...}); grid takes a grid region"
+    )
+
+
+def test_true_is_not_a_number_of_systems(tmp_path, catalog):
+    """Issue 13, item 14: pydantic reads true as 1; a count must be a number."""
+    text = BASE.replace("{gb200_nvl72: 4}", "{gb200_nvl72: true}")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "sites.ams.systems.gb200_nvl72"
+    assert problem.message == "expected a whole number, not true"
+    assert problem.position.line == line_of(text, "gb200_nvl72: true")
 
 
 def test_a_link_naming_an_unknown_site_lists_the_known_sites(tmp_path, catalog):

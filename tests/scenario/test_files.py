@@ -217,3 +217,14 @@ def test_a_file_that_is_not_utf8_is_a_problem(tmp_path):
     path.write_bytes("name: caf\xe9\n".encode("latin-1"))
     (problem,) = read_problems(path)
     assert "not UTF-8" in problem.message
+
+
+def test_a_file_that_is_not_utf8_names_the_line_and_column(tmp_path):
+    """Issue 13, item 15: the third line's 'caf' + a Latin-1 e-acute (0xe9)."""
+    path = tmp_path / "latin.yaml"
+    path.write_bytes("name: x\ndescription: ok\n# caf\xe9 au lait\n".encode("latin-1"))
+    (problem,) = read_problems(path)
+    assert problem.position == Position(str(path), 3)
+    assert problem.message == (
+        "the file is not UTF-8 text: byte 0xe9 at column 6 (invalid continuation byte); save it as UTF-8"
+    )

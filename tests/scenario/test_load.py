@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from geomodel.scenario import ScenarioError, load_scenario, load_scenario_text
-from geomodel.scenario.load import parse_overrides
+from geomodel.scenario.load import SetOptions, parse_overrides
 from geomodel.scenario.problems import Position
 
 from .conftest import BASE, errors, line_of, load, problems, write
@@ -128,7 +128,9 @@ def test_set_applies_after_the_variants(tmp_path, catalog):
 
 
 def test_every_bad_set_is_reported_at_once_by_its_text(tmp_path, catalog):
-    found = problems(tmp_path, BASE, catalog, overrides=["solver.threads=[1", "nothing", "a..b=1"])
+    found = problems(
+        tmp_path, BASE, catalog, overrides=SetOptions(["solver.threads=[1", "nothing", "a..b=1"])
+    )
     assert [(str(p.position), p.path) for p in found] == [
         ("--set solver.threads=[1", "solver.threads"),
         ("--set nothing", ""),
@@ -139,7 +141,9 @@ def test_every_bad_set_is_reported_at_once_by_its_text(tmp_path, catalog):
 
 
 def test_a_bad_value_given_with_set_names_the_option(tmp_path, catalog):
-    found = errors(tmp_path, BASE, catalog, overrides=["objective.carbon_price=-1", "solver.thread=2"])
+    found = errors(
+        tmp_path, BASE, catalog, overrides=SetOptions(["objective.carbon_price=-1", "solver.thread=2"])
+    )
     assert [str(p) for p in found] == [
         "--set objective.carbon_price: objective.carbon_price: must be at least 0 USD/tCO2 (got -1)",
         "--set solver.thread: solver.thread: unknown field; did you mean 'threads'?",
@@ -231,5 +235,60 @@ def test_set_does_not_take_over_the_lines_of_the_sections_it_passes(tmp_path, ca
     (problem,) = errors(tmp_path, text, catalog, overrides=["sites.fra.pue=1.3"])
     assert problem.path == "sites.fra.power_envelope"
     assert problem.position == Position(str(tmp_path / "scenario.yaml"), line_of(text, "  fra:"))
-    added = errors(tmp_path, BASE, catalog, overrides=["sites.new.pue=1.3"])
-    assert {str(p.position) for p in added} == {"--set sites.new.pue"}
+    (added,) = errors(tmp_path, BASE, catalog, overrides=SetOptions(["sites.new.pue=1.3"]))
+    assert str(added.position) == "--set sites.new.pue"
+
+
+# --- issue 13, items 15 and 17: overrides of things that do not exist, in the API's words ---
+
+
+def test_a_set_into_a_site_that_does_not_exist_says_so_once(tmp_path, catalog):
+    """Before: four 'required field is missing' lines (lat, lon, power_envelope, systems)."""
+    (problem,) = errors(tmp_path, BASE, catalog, overrides=SetOptions(["sites.nowhere.pue=1.2"]))
+    assert str(problem.position) == "--set sites.nowhere.pue"
+    assert problem.path == "sites.nowhere"
+    assert problem.message.startswith("unknown site 'nowhere' (known: fra, ams)")
+    (typo,) = errors(tmp_path, BASE, catalog, overrides=SetOptions(["training.pretrian.tp=4"]))
+    assert typo.message.startswith("unknown training job 'pretrian'; did you mean 'pretrain'?")
+
+
+def test_other_problems_of_the_overrides_come_with_it(tmp_path, catalog):
+    found = errors(
+        tmp_path, BASE, catalog, overrides=SetOptions(["sites.nowhere.pue=1.2", "sites.fra.pue=0.5"])
+    )
+    assert [p.path for p in found] == ["sites.nowhere", "sites.fra.pue"]
+
+
+def test_a_whole_new_site_may_still_be_added(tmp_path, catalog):
+    new = (
+        "{lat: 48.0, lon: 11.0, grid: grid_de, power_envelope: 5 MW, pue: 1.3, "
+        "systems: {hgx_h100_8: 10}}"
+    )
+    scenario = load(tmp_path, BASE, catalog, overrides=SetOptions([f"sites.muc={new}"]))
+    assert scenario.sites["muc"].power_envelope == 5.0
+
+
+def test_api_overrides_are_named_as_the_argument_not_as_set(tmp_path, catalog):
+    (by_mapping,) = errors(tmp_path, BASE, catalog, overrides={"objective.carbon_price": -1})
+    assert str(by_mapping).startswith(
+        "overrides['objective.carbon_price']: objective.carbon_price: must be at least 0"
+    )
+    (by_list,) = errors(tmp_path, BASE, catalog, overrides=["objective.carbon_price=-1"])
+    assert str(by_list.position) == "overrides['objective.carbon_price']"
+    with pytest.raises(ScenarioError) as raised:
+        load(tmp_path, BASE, catalog, overrides=["nothing"])
+    assert str(raised.value).splitlines() == [
+        "overrides: 1 problem found",
+        "  overrides item 'nothing': expected path.to.field=value",
+    ]
+    assert "--set" not in str(raised.value)
+
+
+def test_a_set_mapping_names_the_option_for_every_field_inside_it(tmp_path, catalog):
+    (problem,) = errors(
+        tmp_path, BASE, catalog, overrides=SetOptions(["sites.fra.systems={hgx_h100_8: true}"])
+    )
+    assert str(problem) == (
+        "--set sites.fra.systems: sites.fra.systems.hgx_h100_8: expected a whole number, "
+        "not true (got True)"
+    )

@@ -39,3 +39,10 @@ def test_errors_come_first_by_file_and_line_and_warnings_are_counted_apart():
         "  part.yaml:2: c: imported",
         "  main.yaml:1: warning: w: careful",
     ]
+
+
+def test_a_problem_without_a_value_says_so_in_its_repr():
+    """Issue 13, item 17: the repr showed value=<object object at 0x...>."""
+    shown = repr(Problem("sites.a.lat", "required field is missing"))
+    assert "object at 0x" not in shown
+    assert "value=NO_VALUE" in shown

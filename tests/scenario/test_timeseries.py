@@ -207,7 +207,38 @@ def test_a_missing_column_lists_the_columns(tmp_path, catalog):
 def test_a_binary_file_is_not_read_as_csv(tmp_path, catalog):
     (tmp_path / "series.csv").write_bytes(b"\xff\xfe\x00garbage")
     problem, _ = csv_problem(tmp_path, catalog, None)
-    assert problem.message.startswith("cannot read series.csv as CSV")
+    assert problem.message.startswith("series.csv:1: the file is not UTF-8 text: byte 0xff at column 1")
+
+
+def test_a_csv_that_is_not_utf8_names_its_line_and_column(tmp_path, catalog):
+    """Issue 13, item 15: the byte, its line and column, as for a scenario file."""
+    csv = hourly_csv([1.0] * 24).replace(
+        "2025-01-01T05:00:00+00:00,1.0", "2025-01-01T05:00:00+00:00,1.0 \xe9"
+    )
+    (tmp_path / "series.csv").write_bytes(csv.encode("latin-1"))
+    problem, _ = csv_problem(tmp_path, catalog, None)
+    # line 1 is the header, 00:00 is line 2, so 05:00 is line 7; "2025-...+00:00,1.0 " is 30 bytes
+    assert problem.message == (
+        "series.csv:7: the file is not UTF-8 text: byte 0xe9 at column 31 (invalid continuation "
+        "byte); save it as UTF-8"
+    )
+
+
+def test_gap_messages_give_every_time_in_the_scenarios_zone(tmp_path, catalog):
+    """Issue 13, item 15: the horizon starts at 00:00+01:00, the file is written in UTC and
+    ends 4 hours short; before, 'expected' was in +01:00 and 'got' in UTC."""
+    text = BASE.replace("2025-01-01T00:00:00+00:00", "2025-01-01T00:00:00+01:00").replace(
+        "chat: 1e6 token/s", "chat: {csv: series.csv, column: value}"
+    )
+    times = pd.date_range("2024-12-31T23:00:00+00:00", periods=20, freq="1h")
+    write(tmp_path, "series.csv", "time,value\n" + "".join(f"{t.isoformat()},1\n" for t in times))
+    (problem,) = errors(tmp_path, text, catalog)
+    assert problem.message == (
+        "series.csv does not cover the horizon: expected every hour from "
+        "2025-01-01 00:00:00+01:00 to 2025-01-01 23:00:00+01:00, got 2025-01-01 00:00:00+01:00 "
+        "to 2025-01-01 19:00:00+01:00; first missing hours 2025-01-01 20:00:00+01:00, "
+        "2025-01-01 21:00:00+01:00, 2025-01-01 22:00:00+01:00 and 1 more"
+    )
 
 
 def test_a_csv_path_escaping_the_scenario_folder_is_refused(tmp_path, catalog):

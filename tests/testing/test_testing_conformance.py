@@ -257,6 +257,31 @@ def test_the_fixtures_come_from_the_pytest11_entry_point(
     assert scenario.objective.carbon_price == 80
 
 
+def test_an_extension_that_adds_no_rows_to_the_test_scenario_fails_model_solves():
+    """Issue 13, item 5: 'model-solves' passed when the extension added nothing to solve."""
+    found = failures(check_plugin(broken("vacuous_extension")))
+    result = found[("model-solves", "", "extensions.vacuous_extension")]
+    assert "adds no constraint rows or variables to the minimal scenario" in result.message
+    assert "so solving it checks nothing" in result.message
+    assert_names_plugin_and_field(result, "vacuous_extension")
+
+
+def test_an_extension_without_settings_that_adds_nothing_fails_model_solves():
+    (result,) = check_plugin(broken("silent_extension")).failures
+    assert result.check == "model-solves"
+    assert "declare GEOMODEL_EXAMPLE_SETTINGS that make it add its constraints" in result.message
+
+
+def test_model_solves_counts_what_the_extension_solved():
+    """The battery on the 4-hour minimal scenario (its GEOMODEL_EXAMPLE_SETTINGS, one
+    site): a state-of-charge row per step (4) and the end-of-horizon row (1); charge,
+    discharge and state of charge per step (3 x 4 = 12 variables)."""
+    report = check_installed_plugin("battery")
+    (solved,) = [r for r in report.results if r.check == "model-solves"]
+    assert solved.passed
+    assert "with its 5 constraint rows and 12 variables" in solved.message
+
+
 def test_build_costs_fail_on_unit_slips_unknown_or_wrong_entries_and_double_prices():
     found = failures(check_plugin(broken("bad_costs"), name="bad_costs"))
     slip = found[("cost-magnitude", "kw_as_mw", "capex_usd_per_unit")]

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from geomodel.scenario.schema.fields import Fraction, Located, Name, Section
+from geomodel.scenario.schema.fields import Count, Fraction, Located, Name, Section
 from geomodel.scenario.schema.planning import SiteBuild
 from geomodel.scenario.schema.pue import ConstantPue, WeatherPue, parse_pue
 from geomodel.scenario.schema.signals import PriceTerms
@@ -152,7 +152,7 @@ class Site(Located):
         description="cooling class, sets the PUE (give this or 'pue')",
         examples=["liquid"],
     )
-    systems: dict[Name, Annotated[int, Field(ge=0)]] = Field(
+    systems: dict[Name, Annotated[Count, Field(ge=0)]] = Field(
         description="installed hardware: catalogue system name -> number of systems",
         examples=[{"gb200_nvl72": 600}],
         json_schema_extra={"unit": "systems"},

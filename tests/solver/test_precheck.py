@@ -1,0 +1,276 @@
+"""Fast infeasibility answers in words (issue 13, item 11).
+
+Aggregate checks run before any build, solve or IIS search; each bound below is
+derived by hand, then checked against HiGHS itself: just below the bound the model
+solves, just above it HiGHS finds it infeasible too (with the checks turned off).
+
+H100 figures (built-in catalogue, inputs): 8 chips per server, 0.989 PFLOPS BF16 per
+chip, 1.275 kW per working chip, 0.3925 kW per idle chip. Every site runs on a firm
+source with no grid (tests/model/scenario_builder.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
+
+import scenario_builder as sb
+
+import geomodel.api
+from geomodel.api import solve
+from geomodel.catalog import build_catalog
+from geomodel.inputs.build import build_inputs
+from geomodel.solver.explain import PROVEN_BEFORE_SOLVING
+from geomodel.solver.highs import IIS_MIN_S, IIS_SOLVE_FACTOR, IIS_TIME_LIMIT_S, iis_time_limit
+from geomodel.solver.precheck import aggregate_checks
+from geomodel.testing import MINIMAL_PLUGINS, load_minimal_scenario, plugin_host
+
+HOURS = 4
+QUICKSTART = Path(__file__).resolve().parents[2] / "scenarios" / "quickstart.yaml"
+
+
+def one_site(work_eflop: float, **site) -> dict:
+    """800 H100 chips at PUE 1.2 for 4 h and one job of ``work_eflop``."""
+    return sb.scenario(
+        {"a": sb.site(systems=100, pue=1.2, **site)},
+        hours=HOURS,
+        training={"job": sb.training_job(work_eflop)},
+    )
+
+
+def checks_of(tmp_path, data, catalog):
+    return aggregate_checks(build_inputs(sb.load(tmp_path, data, catalog), catalog))
+
+
+def without_checks(monkeypatch):
+    """Let HiGHS decide alone: the aggregate checks find nothing."""
+    monkeypatch.setattr(geomodel.api, "aggregate_checks", lambda inputs, **_: [])
+
+
+# --- a job's work against its chips in its window ------------------------------------
+
+
+def test_the_issues_2e27_flop_in_48_h_is_answered_before_building(catalog):
+    scenario = geomodel.load_scenario(
+        QUICKSTART, overrides={"training.pretrain.compute": "2e27 FLOP"}, catalog=catalog
+    )
+    inputs = build_inputs(scenario, catalog)
+    result = geomodel.api.solve_inputs(inputs, host=catalog.host)
+    assert result.status == "infeasible"
+    assert result.kpis["build_seconds"] == 0.0  # nothing was built
+    assert result.messages[0] == f"no solution: {PROVEN_BEFORE_SOLVING}"
+    # max_chips 40,000 of the 43,200 GB200 chips at Abilene (the fastest usable) for 48 h,
+    # each at 2.5 PFLOPS BF16 x 3.6 x MFU 0.4 x the job's goodput there (an input)
+    goodput = float(inputs["goodput"].sel(job="pretrain", system="gb200_nvl72"))
+    pflops = catalog.hardware_system("gb200_nvl72").dense_pflops_per_chip("bf16")
+    bound = 40_000 * 48 * pflops * 3.6 * 0.4 * goodput
+    assert 5.5e6 < bound < 5.7e6  # about 5.6 million EFLOP against 2e9 asked
+    (reason,) = result.messages[1:]
+    assert reason.startswith(
+        f"training job 'pretrain' needs 2,000,000,000 EFLOP, but its window gives at most "
+        f"{bound:,.0f} EFLOP ({2e9 / bound:,.3g}x short)"
+    )
+    assert "max_chips 40,000" in reason and "48.0 h" in reason
+
+
+def test_work_beyond_the_chips_is_proven_and_highs_agrees(tmp_path, catalog, monkeypatch):
+    rate = sb.job_rate_eflop_per_chip_hour(0.989, 0.5)  # 1.7802 EFLOP per chip-hour
+    bound = 800 * HOURS * rate  # 5,696.64 EFLOP
+    (finding,) = checks_of(tmp_path, one_site(bound * 1.001), catalog)
+    assert (finding.check, finding.severity) == ("training-work-chips", "proof")
+    assert "at most 5,697 EFLOP" in finding.message
+    assert checks_of(tmp_path, one_site(bound * 0.999), catalog) == []
+    without_checks(monkeypatch)
+    assert sb.run(tmp_path, one_site(bound * 1.001), catalog).status == "infeasible"
+    assert sb.run(tmp_path, one_site(bound * 0.999), catalog).status == "optimal"
+
+
+def test_work_beyond_what_the_envelope_powers_is_proven_and_highs_agrees(
+    tmp_path, catalog, h100, monkeypatch
+):
+    # idle floor: 1.2 x 800 x 0.3925 kW = 0.3768 MW; a 0.6 MW envelope leaves 0.2232 MW,
+    # and a working chip adds 1.2 x (1.275 - 0.3925) kW = 1.059 kW: 210.76 chips, which do
+    # 210.76 x 4 h x 1.7802 EFLOP = 1,500.8 EFLOP (the chips alone could do 5,696.64)
+    floor_mw = 1.2 * 800 * h100.idle_kw / 1000
+    chips = (0.6 - floor_mw) / (1.2 * h100.working_extra_kw / 1000)
+    bound = chips * HOURS * sb.job_rate_eflop_per_chip_hour(0.989, 0.5)
+    assert floor_mw == pytest.approx(0.3768) and bound == pytest.approx(1500.8, rel=1e-4)
+    (finding,) = checks_of(tmp_path, one_site(bound * 1.001, envelope_mw=0.6), catalog)
+    assert (finding.check, finding.severity) == ("training-work-envelope", "proof")
+    assert "power envelopes" in finding.message and "at most 1,501 EFLOP" in finding.message
+    assert checks_of(tmp_path, one_site(bound * 0.999, envelope_mw=0.6), catalog) == []
+    without_checks(monkeypatch)
+    assert sb.run(tmp_path, one_site(bound * 1.001, envelope_mw=0.6), catalog).status == "infeasible"
+    assert sb.run(tmp_path, one_site(bound * 0.999, envelope_mw=0.6), catalog).status == "optimal"
+
+
+def test_jobs_that_fit_alone_but_not_together_are_proven(tmp_path, catalog):
+    # each job needs 3,000 / 1.7802 = 1,685.2 chip-hours; together 3,370.4 > 800 x 4 = 3,200
+    data = one_site(3000)
+    data["training"]["second"] = sb.training_job(3000)
+    (finding,) = checks_of(tmp_path, data, catalog)
+    assert (finding.check, finding.severity) == ("training-work-together", "proof")
+    assert "need at least 3,370 chip-hours" in finding.message
+    assert "offer only 3,200 chip-hours" in finding.message
+    result = sb.run(tmp_path, data, catalog)
+    assert result.status == "infeasible" and result.kpis["build_seconds"] == 0.0
+
+
+# --- power: idle chips against envelope and supply --------------------------------------
+
+
+def test_idle_chips_above_the_envelope_are_proven(tmp_path, catalog):
+    # 0.3768 MW idle (above) against a 0.3 MW envelope
+    (finding,) = checks_of(tmp_path, one_site(100, envelope_mw=0.3), catalog)
+    assert (finding.check, finding.severity) == ("idle-power-envelope", "proof")
+    assert finding.message.startswith("site 'a' draws 0.38 MW with every chip idle")
+
+
+def test_supply_below_the_idle_floor_explains_what_highs_found_without_an_iis(tmp_path, catalog):
+    # nuclear at 0.3 MW x capacity factor 0.9 = 0.27 MW against the 0.3768 MW idle floor;
+    # an extension (a battery) could supply more, so this does not stop the build
+    data = one_site(100, supply_mw=0.3)
+    (finding,) = checks_of(tmp_path, data, catalog)
+    assert (finding.check, finding.severity) == ("idle-power-supply", "conditional")
+    assert "give only 0.27 MW" in finding.message and "4 of 4 steps short" in finding.message
+    result = sb.run(tmp_path, data, catalog)
+    assert result.status == "infeasible"
+    assert result.kpis["build_seconds"] > 0  # built and solved: HiGHS said infeasible
+    assert result.messages[1] == finding.message
+    assert math.isnan(result.dataset.attrs["iis_seconds"])  # explained: no IIS search
+
+
+def test_demand_beyond_what_the_sla_reaches_is_a_warning_with_numbers(tmp_path, catalog, h100):
+    # 5e6 token/s x 2e11 FLOP = 1,000 PFLOPS needed; 800 chips x 1.979 x 0.5 = 791.6 PFLOPS
+    data = sb.scenario(
+        {"a": sb.site(systems=100)},
+        hours=2,
+        inference={"chat": sb.service(flop_per_token=2e11, sla_ms=50, efficiency=0.5)},
+        regions={"users": {"lat": 40.2, "lon": -100.0, "demand": {"chat": "5e6 token/s"}}},
+    )
+    capacity = 800 * h100.fp8_pflops * 0.5
+    (finding,) = checks_of(tmp_path, data, catalog)
+    assert finding.severity == "warning"
+    assert f"at least {1 - capacity / 1000:.1%} of service 'chat'" in finding.message  # 20.8 %
+    assert "needs 1,000 PFLOPS" in finding.message and f"have {capacity:,.0f} PFLOPS" in finding.message
+    result = sb.run(tmp_path, data, catalog)
+    assert result.status == "optimal"
+    assert f"warning: {finding.message}" in result.messages
+
+
+def test_the_example_scenarios_pass_every_check(catalog):
+    for path in sorted(QUICKSTART.parent.glob("*.yaml")):
+        inputs = build_inputs(geomodel.load_scenario(path, catalog=catalog), catalog)
+        assert [f for f in aggregate_checks(inputs) if f.severity != "warning"] == [], path.name
+
+
+# --- what the checks cannot see: a bounded IIS search, extensions named -----------------
+
+
+@pytest.mark.parametrize(
+    ("model_seconds", "time_limit", "expected"),
+    [(0.01, 600.0, IIS_MIN_S), (1.2, 600.0, 1.2 * IIS_SOLVE_FACTOR), (30, 600.0, IIS_TIME_LIMIT_S)],
+)
+def test_the_iis_search_is_bounded_by_the_models_own_time(model_seconds, time_limit, expected):
+    assert iis_time_limit(model_seconds, time_limit) == pytest.approx(expected)
+    assert iis_time_limit(model_seconds, 1.0) <= 1.0  # never beyond the scenario's limit
+
+
+def test_an_infeasibility_no_check_sees_gets_a_bounded_iis_search(tmp_path, catalog):
+    """A job needing all three sites of a chain a - b - c at once (a and c unlinked):
+    the chips suffice (2,400 = 3 x 800), only the linked-sites rule forbids it."""
+    rate = sb.job_rate_eflop_per_chip_hour(0.989, 0.5)
+    data = sb.scenario(
+        {
+            "a": sb.site(lat=40.0, systems=100, price=30),
+            "b": sb.site(lat=40.3, systems=100, price=60),
+            "c": sb.site(lat=40.6, systems=100, price=40),
+        },
+        hours=1,
+        training={"pretrain": sb.training_job(2400 * rate * 0.9999)},
+        links={"routes": [sb.route("a", "b"), sb.route("b", "c")]},
+        solver={"integer": {"site_participation": True}},
+    )
+    assert checks_of(tmp_path, data, catalog) == []
+    result = sb.run(tmp_path, data, catalog)
+    assert result.status == "infeasible"
+    attrs = result.dataset.attrs
+    # solve_seconds is the model's hand-over plus solve; the scenario's time limit is 60 s
+    assert attrs["iis_limit_seconds"] == pytest.approx(
+        iis_time_limit(result.kpis["solve_seconds"], 60.0)
+    )
+    assert IIS_MIN_S <= attrs["iis_limit_seconds"] <= IIS_TIME_LIMIT_S
+    assert any("only at sites linked pairwise" in m for m in result.messages)
+
+
+def test_an_extension_constraint_in_the_iis_is_named_by_its_plugin():
+    module = importlib.import_module("plugin_fixtures.impossible_cap")
+    catalog = build_catalog(plugin_host(*MINIMAL_PLUGINS, ("impossible_cap", module)))
+    result = solve(load_minimal_scenario(catalog), catalog=catalog)
+    assert result.status == "infeasible"
+    assert any(
+        m.startswith("limit impossible_cap_limit[")
+        and "added to the model by plugin 'impossible_cap'" in m
+        for m in result.messages
+    ), result.messages
+
+
+@pytest.fixture(scope="module")
+def h100(catalog) -> sb.Server:
+    """The built-in H100 server's figures (inputs of the model, read from the catalogue)."""
+    return sb.server_figures(catalog)
+
+
+# --- planning mode: capacities are decisions ----------------------------------------------
+
+
+def first_plan(compute: str, envelope_mw: float = 200) -> dict:
+    """docs/planning.md's first plan, trimmed to Abilene: 600 GB200 NVL72 installed, up to
+    1,200 in all may be built, and the envelope may grow to 300 MW."""
+    return {
+        "name": "first-plan",
+        "time": {"start": "2025-07-01T00:00:00-05:00", "hours": 48},
+        "sites": {
+            "abilene": {
+                "lat": 32.52,
+                "lon": -99.78,
+                "grid": "grid_us_tx_ercot",
+                "power_envelope": f"{envelope_mw} MW",
+                "cooling": "liquid",
+                "systems": {"gb200_nvl72": 600},
+                "build": {
+                    "power_envelope": {"max": "300 MW"},
+                    "systems": {"gb200_nvl72": {"max": 1200}},
+                },
+            }
+        },
+        "training": {
+            "pretrain": {"compute": compute, "gradient_size": "140 GB", "tp": 8, "pp": 4, "mfu": 0.4}
+        },
+    }
+
+
+def test_in_planning_mode_work_is_checked_against_what_may_be_built(tmp_path, catalog):
+    """1,200 NVL72 x 72 = 86,400 chips may work, not the 43,200 installed: the bound
+    counts them (x availability 0.97, 48 h, GB200 at 2.5 PFLOPS x 3.6 x MFU 0.4 x goodput)."""
+    inputs = build_inputs(sb.load(tmp_path, first_plan("2e27 FLOP"), catalog), catalog)
+    (finding,) = aggregate_checks(inputs)
+    assert (finding.check, finding.severity) == ("training-work-chips", "proof")
+    goodput = float(inputs["goodput"].sel(job="pretrain", system="gb200_nvl72"))
+    max_chips = float(inputs["max_chips"].sel(job="pretrain"))
+    chips = min(86_400 * 0.97, max_chips)
+    bound = chips * 48 * 2.5 * 3.6 * 0.4 * goodput
+    assert f"at most {bound:,.0f} EFLOP" in finding.message
+
+
+def test_in_planning_mode_an_envelope_that_may_grow_proves_nothing(tmp_path, catalog):
+    """A 20 MW envelope is below the idle draw of 43,200 GB200 chips (about 24.5 MW), an
+    error in operations; with up to 300 MW that may be built, no check may call it one."""
+    inputs = build_inputs(sb.load(tmp_path, first_plan("2e24 FLOP", envelope_mw=20), catalog), catalog)
+    assert [f for f in aggregate_checks(inputs) if f.severity != "warning"] == []

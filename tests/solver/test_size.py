@@ -1,0 +1,73 @@
+"""How big a model will be, before it is built, and the warning for a big one
+(issue 13, item 12)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pyomo.environ as pyo
+import pytest
+
+import geomodel
+from geomodel.inputs.build import build_inputs
+from geomodel.model.build import build_model
+from geomodel.solver.size import LARGE_MODEL_COLUMNS, estimate_columns, size_warning
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+GEOMODEL = Path(sys.executable).with_name("geomodel")
+
+
+@pytest.mark.parametrize(
+    "name", ["quickstart", "us-100k-gpu", "europe-nordics", "east-data-west-compute"]
+)
+def test_the_estimate_counts_every_column_the_model_builds(catalog, name):
+    inputs = build_inputs(geomodel.load_scenario(SCENARIOS / f"{name}.yaml", catalog=catalog), catalog)
+    model = build_model(inputs)
+    built = sum(len(var) for var in model.component_objects(pyo.Var))
+    assert estimate_columns(inputs) == built
+    assert size_warning(inputs) == ""  # a week or two days: small
+
+
+def test_a_year_hour_by_hour_warns_with_a_hint_to_aggregate(catalog):
+    path = SCENARIOS / "east-data-west-compute.yaml"
+    week = build_inputs(geomodel.load_scenario(path, catalog=catalog), catalog)
+    per_hour = estimate_columns(week) / 168  # every column here is per hour of the week
+    year = build_inputs(
+        geomodel.load_scenario(path, overrides={"time.hours": 8760}, catalog=catalog), catalog
+    )
+    columns = estimate_columns(year)
+    assert columns == pytest.approx(per_hour * 8760)  # 65 columns an hour: 569,400
+    assert columns > LARGE_MODEL_COLUMNS
+    warning = size_warning(year)
+    assert warning.startswith(f"the model will have about {columns:,} columns (8,760 time steps")
+    # 2.7 GB per million columns (docs/performance.md): 569,400 columns -> 1.5 GB
+    assert f"about {columns / 1e6 * 2.7:,.1f} GB of memory" in warning
+    assert "time.aggregation.typical_days" in warning and "--check-aggregation" in warning
+    typical = build_inputs(
+        geomodel.load_scenario(
+            path, overrides={"time.hours": 8760, "time.aggregation.typical_days": 8}, catalog=catalog
+        ),
+        catalog,
+    )
+    assert size_warning(typical) == ""  # 8 typical days of 24 steps: 192 steps
+
+
+def test_run_warns_before_anything_else_happens(tmp_path):
+    """A year hour by hour with a job no fleet could finish: the size warning comes
+    first, then the aggregate checks answer without building the model."""
+    done = subprocess.run(
+        [
+            str(GEOMODEL),
+            "run",
+            str(SCENARIOS / "east-data-west-compute.yaml"),
+            *("--set", "time.hours=8760", "--set", "training.moe_pretrain.compute=1e33 FLOP"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 1
+    assert "warning: the model will have about 569,400 columns" in done.stderr
+    assert "training job 'moe_pretrain' needs" in " ".join(done.stdout.split())
