@@ -36,7 +36,7 @@ from geomodel.inputs.annuity import capital_recovery_factor
 from geomodel.results.planning import build_rows
 from geomodel.ui import state
 from geomodel.ui.components.build_map import CLOSED, GROWN
-from geomodel.ui.components.deck import SITE_RADIUS
+from geomodel.ui.components.deck import RING_FILL, SITE_RADIUS, size_legend
 from geomodel.ui.format import PLANNING_HEADLINE, format_metric, headline, kpi_label
 from geomodel.ui.runs import RunStore
 
@@ -252,12 +252,15 @@ def test_the_build_map_sizes_each_site_by_what_was_built(plans):
     assert after["a"]["radius"] == pytest.approx(small + extra)
     assert built["a"]["disc"] == pytest.approx(small + extra * math.sqrt(0.5))
     assert built["a"]["color"][:3] == list(GROWN)
-    # c: a candidate that did not open: the smallest grey ring, no disc
+    # c: a candidate that did not open: the smallest ring, no disc
     assert after["c"]["radius"] == pytest.approx(small) and built["c"]["disc"] == 0
     assert built["c"]["color"][:3] == list(CLOSED)
     assert "candidate, not opened" in built["c"]["tooltip"]
     legend = at.get("html")[0].proto.body
     assert "Ring: chips after building; disc: built" in legend
+    assert "nothing built (a ring alone)" in legend
+    r, g, b, alpha = RING_FILL  # its swatch looks like the ring
+    assert f"background:rgba({r},{g},{b},{alpha / 255:.2f})" in legend
     assert "1,600 chips" in legend and "400 chips" in legend  # the largest, a quarter of it
 
     at.radio(key=state.RESULT_BUILD_SIZE).set_value("facility_mw").run()
@@ -265,6 +268,18 @@ def test_the_build_map_sizes_each_site_by_what_was_built(plans):
     assert all(row["disc"] == 0 for row in layers["built"]["data"])  # no facility MW built
     assert "Ring: facility power after building" in at.get("html")[0].proto.body
     assert "500 MW" in at.get("html")[0].proto.body  # a's envelope, the largest
+
+
+def test_the_build_maps_size_legend_shows_round_amounts():
+    """82,105 chips at the largest site (540.35 + 600 racks of 72, plan-small with room for
+    1,200) show as 82,000, 21,000 (20,526.25) and 4,100 (4,105.25), each marker drawn for
+    its rounded amount: radius small + extra x sqrt(amount / 82,105)."""
+    small, extra = SITE_RADIUS
+    legend = size_legend("e.g.", 82_105.0, "chips", figures=2)
+    for amount in (82_000, 21_000, 4_100):
+        diameter = 2 * (small + extra * math.sqrt(amount / 82_105))
+        assert f"width:{diameter:.0f}px" in legend and f"{amount:,} chips" in legend
+    assert "82,105" not in legend
 
 
 def test_compare_lists_what_two_plans_build_differently(plans, app_cache, facility_mw):
@@ -320,9 +335,8 @@ def test_the_discount_rate_knob_turns_capex_into_its_annuity(plans, app_cache):
 def test_planning_knobs_out_of_range_show_the_librarys_problem_under_planning(app):
     at = upload(app().run(), PLAN)
     widget(at.number_input, DISCOUNT).set_value(0.4).run()
-    assert section_errors(at)["Planning"] == [
-        "--set finance.discount_rate: finance.discount_rate: must lie in [0, 0.3] 1/year (got 0.4)"
-    ]
+    (problem,) = section_errors(at)["Planning"]  # the --set override, as the CLI words it
+    assert problem.endswith("finance.discount_rate: must lie in [0, 0.3] 1/year (got 0.4)")
     assert not [b for b in at.button if b.label.startswith("Run")]  # nothing to run
     widget(at.number_input, DISCOUNT).set_value(0.05).run()
     widget(at.number_input, CAP_A).set_value(50).run()
@@ -368,3 +382,25 @@ def test_a_file_with_bad_planning_fields_shows_each_problem_under_planning(app, 
     for line, error in zip(expected, errors, strict=True):
         assert line.format(**where) in error, (line, error)
     assert not at.number_input  # a file with problems shows them before any knob
+
+
+def test_a_plan_against_a_run_that_builds_nothing_says_so(plans, app):
+    """The same site without build options or the new site: a dispatch run (the 1,600
+    chips installed), compared with the plan; builds are compared between plans only."""
+    dispatch = json.loads(json.dumps(PLAN))
+    dispatch["name"] = "dispatch"
+    del dispatch["sites"]["c"], dispatch["sites"]["a"]["build"], dispatch["finance"]
+    dispatch["sites"]["a"]["systems"] = {"hgx_h100_8": 200}
+    at = upload(app().run(), dispatch, "dispatch.yaml")
+    assert "Planning" not in [m.value.strip("*") for m in at.markdown]  # no planning knobs
+    other = run(at)
+    page(at, "compare")
+    at.selectbox(key=state.COMPARE_A).set_value(other).run()
+    at.selectbox(key=state.COMPARE_B).set_value(plans["file"]).run()
+    assert not at.exception, at.exception
+    assert "Builds are compared between two solved plans; run A is not one." in [
+        i.value for i in at.info
+    ]
+    assert not at.get("deck_gl_json_chart")
+    # the plan's costs are still shown as metrics, with their change from the dispatch run
+    assert "Total (USD/year)" in [m.label for m in at.metric]

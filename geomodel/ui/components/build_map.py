@@ -3,8 +3,9 @@
 Each site is a ring as large as its capacity after building (installed plus built)
 and a disc as large as what was built, both with area growing with the amount, in
 one of three measures: chips, facility MW, or MW of power sources and batteries.
-The disc is orange at a site that grew and purple at a new site that opened; a
-candidate site that did not open is a small grey ring. Routes where fibre pairs were
+The disc is orange at a site that grew and purple at a new site that opened; a site
+where nothing was built is its ring alone (a candidate that did not open, the smallest
+ring). Routes where fibre pairs were
 lit are teal and as wide as the pairs built. User regions are drawn as on the other
 maps, since serving them within the SLA is often why a site is where it is.
 
@@ -26,17 +27,19 @@ from geomodel.ui.components import legend as key
 from geomodel.ui.components.basemap import CREDIT
 from geomodel.ui.components.deck import (
     HEIGHT,
+    RING_FILL,
     WIDE,
     MapDrawing,
     deck,
     label_layer,
     labelled,
     lines,
-    markers,
     radius,
     region_frame,
     region_layer,
     region_legend,
+    ring_and_disc,
+    size_legend,
     sized_regions,
 )
 from geomodel.ui.format import format_number
@@ -178,24 +181,24 @@ def build_deck(
     layers = [
         lines(links, "links", "color", "width"),
         region_layer(regions),
-        markers(sites, "after", "radius", [255, 255, 255, 150], [70, 70, 70, 255], line_px=1.5),
-        markers(sites, "built", "disc", "color", [40, 40, 40, 255], line_px=0.5),
+        *ring_and_disc(sites, "after", "built"),
         label_layer(labels, placements, colours),
     ]
     parts = [
-        key.circles(
+        size_legend(
             f"Ring: {what} after building; disc: built, e.g.",
-            [(radius(v, most), f"{_amount(v, units)} {units}") for v in (most, most / 4, most / 20)]
-            if most > 0
-            else [],
-            (*GROWN, 200),
+            most,
+            units,
+            fill=(*GROWN, 200),
+            shown_as=lambda v: _amount(v, units),
+            figures=2,
         ),
         key.swatches(
             "Built at:",
             [
                 ((*GROWN, 230), "a site that grew"),
                 ((*NEW, 230), "a new site"),
-                ((*CLOSED, 200), "nothing built"),
+                (RING_FILL, "nothing built (a ring alone)"),
             ],
         ),
         key.lines(

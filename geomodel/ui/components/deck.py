@@ -10,6 +10,7 @@ outlines (:mod:`basemap`), and a legend says what colours and sizes mean.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -231,16 +232,37 @@ def deck(layers: list[pdk.Layer], view: View) -> pdk.Deck:
 
 
 def size_legend(
-    title: str, largest: float, unit: str, sizes=SITE_RADIUS, fill=(150, 150, 150, 200)
+    title: str,
+    largest: float,
+    unit: str,
+    sizes=SITE_RADIUS,
+    fill=(150, 150, 150, 200),
+    shown_as: Callable[[float], str] = format_number,
+    figures: int | None = None,
 ) -> str:
-    """Three markers of the map's sizes: the largest value, a quarter and a twentieth of it."""
+    """Three markers of the map's sizes: the largest value, a quarter and a twentieth of it,
+    each rounded to ``figures`` significant figures if given (82,000 rather than 82,105),
+    its marker drawn for the rounded value."""
     if largest <= 0:
         return ""
-    shown = [
-        (radius(v, largest, sizes), f"{format_number(v)} {unit}")
-        for v in (largest, largest / 4, largest / 20)
-    ]
+    values = [largest, largest / 4, largest / 20]
+    if figures:
+        values = [float(f"{v:.{figures}g}") for v in values]
+    shown = [(radius(v, largest, sizes), f"{shown_as(v)} {unit}") for v in values]
     return key.circles(title, shown, fill)
+
+
+#: the fill of a site's ring (its capacity) under the disc of what is used or built
+RING_FILL = (255, 255, 255, 150)
+
+
+def ring_and_disc(sites: pd.DataFrame, ring_id: str, disc_id: str) -> list[pdk.Layer]:
+    """Each site as a pale ring of radius ``radius`` (a capacity) with a disc of radius
+    ``disc`` and colour ``color`` inside (what of it is used, or built)."""
+    return [
+        markers(sites, ring_id, "radius", list(RING_FILL), [70, 70, 70, 255], line_px=1.5),
+        markers(sites, disc_id, "disc", "color", [40, 40, 40, 255], line_px=0.5),
+    ]
 
 
 def sized_regions(regions: pd.DataFrame) -> float:
