@@ -21,6 +21,7 @@ from ruamel.yaml import YAML
 
 from geomodel.catalog import Catalog
 from geomodel.scenario import Problem, Scenario, ScenarioError, load_scenario, load_scenario_text
+from geomodel.scenario.load import ParsedSetOptions
 from geomodel.scenario.problems import Position
 from geomodel.ui.paths import MAX_UPLOAD_BYTES
 
@@ -131,8 +132,10 @@ def _yaml_value(value: Any) -> str:
 
 
 def load_recipe(recipe: Recipe, catalog: Catalog, folder: Path) -> Scenario:
-    """Load and validate; raises :class:`ScenarioError` with every problem."""
+    """Load and validate; raises :class:`ScenarioError` with every problem. The knobs'
+    overrides are ``--set`` options, and their problems say so, in the CLI's words."""
     folder = folder.resolve()
+    overrides = ParsedSetOptions(recipe.overrides)
     if recipe.source == "bundled":
         path = (folder / recipe.name).resolve()
         if path.parent != folder or not path.is_file():
@@ -140,10 +143,8 @@ def load_recipe(recipe: Recipe, catalog: Catalog, folder: Path) -> Scenario:
                 [Problem("", f"no bundled scenario named {recipe.name!r}", Position(recipe.name))],
                 recipe.name,
             )
-        return load_scenario(path, recipe.variants, recipe.overrides, catalog)
-    return load_scenario_text(
-        recipe.text, folder, recipe.name, recipe.variants, recipe.overrides, catalog
-    )
+        return load_scenario(path, recipe.variants, overrides, catalog)
+    return load_scenario_text(recipe.text, folder, recipe.name, recipe.variants, overrides, catalog)
 
 
 #: what an uploaded scenario's file name must end with
