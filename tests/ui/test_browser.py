@@ -236,8 +236,15 @@ def _screenshot_between(page, name: str, first: str, last: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 2400})
 
 
-def _run_and_wait(page) -> None:
+def _run_and_wait(page, cache: Path) -> None:
+    """Run what the page shows and wait for its record in the run cache and its link (a
+    link still on the page from the run before may linger while the page reruns)."""
+    before = len(RunStore(cache).records())
     page.get_by_role("button", name=re.compile(r"^Run")).first.click()
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    while len(RunStore(cache).records()) == before:
+        assert time.monotonic() < deadline, "the run did not finish"
+        time.sleep(0.5)
     page.get_by_role("link", name="Open the results").wait_for(timeout=RUN_TIMEOUT_MS)
 
 
@@ -272,10 +279,11 @@ def _upload(page, name: str, data: bytes, expected: str) -> None:
 def test_the_planners_walk_in_headless_chromium(server, catalog):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     url, cache = server
+    # the CLI's runs, to check the app's against, solve while the browser walks
     base_cli, carbon_cli = _cli(), _cli("--set", "objective.carbon_price=50")
+    plan_cli = _cli(scenario=PLAN)
     file_hash = load_scenario(REPO / "scenarios" / SCENARIO, catalog=catalog).origin.scenario_hash
     ARTIFACTS.mkdir(exist_ok=True)
-    plan_cli = None
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
@@ -295,7 +303,7 @@ def test_the_planners_walk_in_headless_chromium(server, catalog):
                 ".some(i => i.value === '168')",
                 timeout=60_000,
             )
-            _run_and_wait(page)
+            _run_and_wait(page, cache)
             first = RunStore(cache).records()[0]
             assert first["hash"] == file_hash
             assert first["label"] == SCENARIO
@@ -313,7 +321,7 @@ def test_the_planners_walk_in_headless_chromium(server, catalog):
             assert _knob(page, CARBON).input_value() == "50.00"
             # the page shows (and writes to its address) the same file with the same edit
             page.wait_for_url(re.compile(r"scenario=europe-nordics\.yaml&set=objective\.carbon_price"))
-            _run_and_wait(page)
+            _run_and_wait(page, cache)
             second = RunStore(cache).records()[0]
             assert second["label"] == f"{SCENARIO} · carbon_price=50"
             assert second["command"].endswith("--set objective.carbon_price=50.0")
@@ -360,11 +368,10 @@ def test_the_planners_walk_in_headless_chromium(server, catalog):
             _assert_nothing_cut_off(page, "the tools page")
             _screenshot(page, "tools")
 
-            plan_cli = _cli(scenario=PLAN)
             _walk_a_plan(page, url, cache, catalog, plan_cli)
         finally:
             browser.close()
-            for cli in (base_cli, carbon_cli, *([plan_cli] if plan_cli else [])):
+            for cli in (base_cli, carbon_cli, plan_cli):
                 if cli.poll() is None:
                     cli.kill()
     assert (ARTIFACTS / "app-results.png").stat().st_size > 10_000
@@ -381,7 +388,9 @@ def _walk_a_plan(page, url: str, cache: Path, catalog, plan_cli: subprocess.Pope
     page.get_by_role("option", name=PLAN).click()
     page.wait_for_url(re.compile(r"scenario=plan-small"), timeout=60_000)
     _knob(page, PLAN_CAP).wait_for(timeout=60_000)
-    _run_and_wait(page)
+    # the link to the last run goes: the scenario on the page is a new one, not yet run
+    page.get_by_role("link", name="Open the results").wait_for(state="detached", timeout=60_000)
+    _run_and_wait(page, cache)
     first = RunStore(cache).records()[0]
     assert first["hash"] == plan_hash and first["planning"] is True
     _assert_matches_cli(_metrics(page), _cli_kpis(plan_cli), planning=True)
@@ -392,7 +401,7 @@ def _walk_a_plan(page, url: str, cache: Path, catalog, plan_cli: subprocess.Pope
     page.wait_for_url(re.compile(r"gb200_nvl72\.max%3D1200"), timeout=60_000)
     # the first run's link goes: the scenario on the page is a new one, not yet run
     page.get_by_role("link", name="Open the results").wait_for(state="detached", timeout=60_000)
-    _run_and_wait(page)
+    _run_and_wait(page, cache)
     assert RunStore(cache).records()[0]["label"] == f"{PLAN} · abilene.max gb200_nvl72=1200"
     _assert_nothing_cut_off(page, "a plan's scenario page")
 
