@@ -406,7 +406,8 @@ def _child(*args: str) -> dict[str, Any]:
     return run_fresh(__file__, *args)
 
 
-def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
+def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each number of the runs as their median; the rest as in the first run."""
     out = dict(runs[0])
     for key, value in runs[0].items():
         if isinstance(value, int | float) and not isinstance(value, bool):
@@ -463,7 +464,7 @@ def measure_size(
             _save_partial(folder, out)
             log(f"  {label} linopy floor {repeat + 1}/{repeats}: total {run['total']:.2f} s")
     for key in [k for k in out if k.endswith("_runs")]:
-        out[key.removesuffix("_runs")] = _median(out[key])
+        out[key.removesuffix("_runs")] = median_run(out[key])
     return out
 
 
@@ -561,6 +562,13 @@ def print_report(results: list[dict[str, Any]]) -> None:
 
 def profile(label: str, folder: Path, top: int) -> None:
     """cProfile of build and hand-over (``solve_inputs`` stopped at ``Highs.run``)."""
+    path = folder / f"synthetic_{label}.yaml"
+    path.write_text(json.dumps(synthetic_scenario(**SIZES[label])), encoding="utf-8")
+    profile_build(path, label, top)
+
+
+def profile_build(path: Path, label: str, top: int) -> None:
+    """cProfile of build and hand-over of the scenario file ``path`` (stopped at ``Highs.run``)."""
     import cProfile
     import pstats
 
@@ -571,8 +579,6 @@ def profile(label: str, folder: Path, top: int) -> None:
     from geomodel.inputs.build import build_inputs
     from geomodel.scenario import load_scenario
 
-    path = folder / f"synthetic_{label}.yaml"
-    path.write_text(json.dumps(synthetic_scenario(**SIZES[label])), encoding="utf-8")
     catalog = build_catalog()
     inputs = build_inputs(load_scenario(path, catalog=catalog), catalog)
 

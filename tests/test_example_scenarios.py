@@ -24,6 +24,7 @@ from ruamel.yaml import YAML
 from geomodel.catalog import Catalog
 from geomodel.geo import Location, geodesic_km
 from geomodel.scenario import Scenario, load_scenario
+from geomodel.scenario.build_options import plans_anything
 from geomodel.scenario.schema import TrainingJob
 from geomodel.tools.reliability import goodput_factor
 
@@ -182,10 +183,12 @@ def test_example_and_variant_load(path: Path, variant: str | None, catalog: Cata
     assert scenario.description
     # No warnings either: every other variant applies cleanly, no demand outruns capacity.
     assert [p.message for p in scenario.origin.warnings] == []
-    # Solvable quickly: at most a week of hourly steps, a handful of sites and regions.
-    assert scenario.time.steps <= 168
-    assert len(scenario.sites) <= 10
-    assert len(scenario.regions) <= 8
+    # Solvable quickly: at most a week of model steps (hourly, or typical days and their
+    # segments), a handful of sites and regions (the year-long plan has a few more).
+    assert scenario.time.model_steps <= 168
+    planned = plans_anything(scenario)
+    assert len(scenario.sites) <= (15 if planned else 10)
+    assert len(scenario.regions) <= (12 if planned else 8)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
@@ -203,7 +206,9 @@ def test_installed_hardware_fits_each_site_envelope_at_full_load(
 ):
     scenario = load_scenario(path, variants=[variant] if variant else [], catalog=catalog)
     for name, site in scenario.sites.items():
-        facility_mw = site.effective_pue * _site_it_mw(scenario, catalog, name)
+        # a weather-driven PUE stays below its design value where the wet-bulb does
+        pue = site.effective_pue or site.pue.pue_design
+        facility_mw = pue * _site_it_mw(scenario, catalog, name)
         assert facility_mw <= site.power_envelope, (name, facility_mw, site.power_envelope)
 
 
@@ -501,6 +506,145 @@ def test_csv_route_lengths_agree_with_the_geodesic_rule(load, catalog: Catalog):
                 a, b = (scenario.sites[name] for name in route.sites)
                 km = geodesic_km(_location(a), _location(b)) * 1.3
                 assert km == pytest.approx(CSV_ROUTE_KM[pair], rel=0.005), sorted(pair)
+
+
+# ---------------------------------------------------------------- plan-100k-gpu
+
+FLAGSHIP = "plan-100k-gpu"
+NORTH_AMERICA = ("abilene", "dallas", "new_albany", "ashburn", "hudson_valley", "toronto", "the_dalles")
+EUROPE = ("frankfurt", "amsterdam", "loughton", "paris_saclay", "madrid", "lulea")
+
+
+def _fitted_round_trip_ms(scenario: Scenario, region: str, site: str) -> float:
+    """docs/fidelity.md's fitted model: 2.36 + 2 d f(d) 4.896 / 1000, f = 1.535 + 1213 / (d + 1000)."""
+    km = geodesic_km(_location(scenario.regions[region]), _location(scenario.sites[site]))
+    return 2.36 + 2 * km * (1.535 + 1.213 * 1000 / (km + 1000)) * 4.896 / 1000
+
+
+def test_plan_installed_fleet_and_new_sites(load, catalog: Catalog):
+    """The opening lines: 28,800 GB200 at Abilene, 22,400 H100 at Ashburn and Frankfurt,
+    13 candidate sites of which the ten new ones hold nothing yet."""
+    scenario = load(FLAGSHIP)
+    chips = {
+        system: sum(site.systems.get(system, 0) for site in scenario.sites.values())
+        * catalog.hardware[system].chips_per_system
+        for system in ("gb200_nvl72", "hgx_h100_8")
+    }
+    assert chips == {"gb200_nvl72": 28_800, "hgx_h100_8": 22_400}
+    assert set(scenario.sites) == set(NORTH_AMERICA) | set(EUROPE)
+    new = {name for name, site in scenario.sites.items() if site.build and site.build.new_site}
+    assert len(new) == 10
+    assert all(scenario.sites[n].power_envelope == 0 and not scenario.sites[n].systems for n in new)
+    assert scenario.time.horizon_hours == 8760
+    assert scenario.time.model_steps == 48
+
+
+def test_plan_latency_claims(load):
+    scenario = load(FLAGSHIP)
+    chat = scenario.inference["chat"].sla
+    agents = scenario.inference["agents"].sla
+    assert (chat, agents) == (40, 150)
+
+    def within(region: str, sla: float, sites=NORTH_AMERICA + EUROPE) -> set[str]:
+        return {s for s in sites if _fitted_round_trip_ms(scenario, region, s) <= sla}
+
+    assert within("seattle", chat) == {"the_dalles"}
+    assert within("los_angeles", chat) == {"the_dalles", "abilene"}
+    assert not within("new_york", chat) & {"abilene", "dallas"}
+    assert {r for r in scenario.regions if "lulea" in within(r, chat)} == {"stockholm", "frankfurt"}
+    for region in scenario.regions:  # chat stays on its own side of the Atlantic
+        near = within(region, chat)
+        assert near and (near <= set(NORTH_AMERICA) or near <= set(EUROPE)), region
+        assert within(region, agents, NORTH_AMERICA) and within(region, agents, EUROPE), region
+    assert len(within("los_angeles", agents, EUROPE)) == 4  # Paris at 150.0 ms
+    assert _fitted_round_trip_ms(scenario, "new_york", "frankfurt") == pytest.approx(106.1, abs=0.05)
+
+
+def test_plan_demand_and_what_a_chip_serves(load, catalog: Catalog):
+    scenario = load(FLAGSHIP)
+    america = ("new_york", "chicago", "atlanta", "dallas", "los_angeles", "seattle")
+    totals = {
+        (service, side): sum(
+            scenario.regions[r].demand[service].mean for r in scenario.regions if (r in america) == side
+        )
+        / 1e6
+        for service in ("chat", "agents")
+        for side in (True, False)
+    }
+    assert totals == pytest.approx(
+        {("chat", True): 228, ("chat", False): 148, ("agents", True): 36, ("agents", False): 21}
+    )
+
+    def tokens_s(service: str, system: str) -> float:
+        spec = scenario.inference[service]
+        pflops = catalog.hardware[system].dense_pflops_per_chip(spec.precision) * spec.efficiency
+        return pflops * 1e15 / spec.flop_per_token_value
+
+    assert tokens_s("chat", "gb200_nvl72") == pytest.approx(13_514, abs=1)
+    assert tokens_s("chat", "hgx_h100_8") == pytest.approx(5_349, abs=1)
+    assert tokens_s("agents", "gb200_nvl72") == pytest.approx(5_000, abs=1)
+    # DeepSeek's 73.7k prefill and 14.8k decode tokens/s per 8-GPU H800 node, 4:1
+    seconds = (4 / (73_700 / 8) + 1 / (14_800 / 8)) / 5
+    efficiency = 74e9 / seconds / 1.979e15
+    assert efficiency == pytest.approx(0.19, abs=0.005)
+
+
+def test_plan_programme_is_about_49000_gb200_busy_all_year(load, catalog: Catalog):
+    scenario = load(FLAGSHIP)
+    total = sum(job.compute_eflop for job in scenario.training.values()) * 1e18
+    assert total == pytest.approx(1.26e27)
+    per_chip_year = 2.5e15 * 0.36 * 0.9 * 8760 * 3600
+    assert per_chip_year == pytest.approx(2.55e22, rel=0.01)
+    assert total / per_chip_year == pytest.approx(49_000, rel=0.02)
+    frontier = scenario.training["frontier_a"]
+    days = frontier.compute_eflop * 1e18 / (32_768 * 2.5e15 * 0.40 * 0.9) / 86_400
+    assert days == pytest.approx(20, abs=0.5)
+
+
+def test_plan_price_adders_to_the_retail_level(load, catalog: Catalog):
+    scenario = load(FLAGSHIP)
+    adders = {region: terms.adder for region, terms in scenario.signals.grid_prices.items()}
+    ny = catalog.power_sources["grid_us_ny_nyiso"].price_usd_per_mwh
+    assert adders["grid_us_ny_nyiso"] == pytest.approx(68.7 - ny, abs=0.05)  # EIA 2023: 6.87 c/kWh
+    ontario = catalog.power_sources["grid_ca_on_ieso"].price_usd_per_mwh
+    assert adders["grid_ca_on_ieso"] == pytest.approx(97.6 / 1.30 - ontario, abs=0.05)
+    europe = ("grid_de", "grid_nl", "grid_gb", "grid_fr", "grid_es", "grid_se")
+    assert {adders[r] for r in europe} == {30.0}
+    for region in ("grid_us_tx_ercot", "grid_us_va_pjm", "grid_us_oh_pjm", "grid_us_or_bpa"):
+        assert region not in adders  # their default EIA adders stand
+        assert catalog.power_sources[region].price_adder_usd_per_mwh > 0
+
+
+def test_plan_pipeline_budget_on_standard_and_hollow_core_fibre(load, catalog: Catalog):
+    """With the frontier runs' 2 ms budget only Abilene-Dallas fits on standard fibre;
+    on hollow core five of the eight candidates do."""
+    fits = {}
+    for variant in (None, "hollow_core"):
+        scenario = load(FLAGSHIP, *([variant] if variant else []))
+        budget = scenario.training["frontier_a"].pipeline_latency_budget
+        assert budget == 2
+        fits[variant] = {
+            frozenset(c.sites)
+            for c in scenario.links.candidates
+            if _one_way_ms(scenario, catalog, c) <= budget
+        }
+    assert fits[None] == {frozenset({"abilene", "dallas"})}
+    assert len(fits["hollow_core"]) == 5
+    assert frozenset({"paris_saclay", "frankfurt"}) not in fits["hollow_core"]
+
+
+def test_plan_caps(load, catalog: Catalog):
+    """300 MW at one site needs 300 MW / (132 kW / 72 x 1.2) = 136,000 GB200 even at the
+    highest PUE here: more than the plan's whole fleet, so cap_300mw cannot bind;
+    cap_30mw_added lets no site grow by more than 30 MW."""
+    per_chip_kw = catalog.hardware["gb200_nvl72"].power_kw_per_system / 72
+    scenario = load(FLAGSHIP)
+    highest = max(site.effective_pue or site.pue.pue_design for site in scenario.sites.values())
+    assert highest == pytest.approx(1.2)
+    assert 300e3 / (per_chip_kw * highest) == pytest.approx(136_364, rel=1e-3)
+    capped = load(FLAGSHIP, "cap_30mw_added")
+    for name, site in capped.sites.items():
+        assert site.build.power_envelope.max - site.power_envelope == pytest.approx(30.0), name
 
 
 # ---------------------------------------------------------------- sweeps

@@ -83,14 +83,16 @@ def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: 
     for (j, s, _, t), var in zip(sets.train, m.train.values(), strict=True):
         at_site[j, s, t].append(var)
 
-    def upper(j: int, s: int) -> float:
-        site_chips = float((installed[s] * eligible[j]).sum() * availability[s])
-        return min(site_chips, float(max_chips[j]))
+    # (job, site): the most chips j may have at s, once for every step (not per row)
+    upper = np.minimum((eligible @ installed.T) * availability[None, :], max_chips[:, None])
 
     m.span_link = pyo.Constraint(
         sets.span,
         rule=lambda _, j, s, t: (
-            linear([1.0] * len(at_site[j, s, t]) + [-upper(j, s)], [*at_site[j, s, t], m.span[j, s, t]])
+            linear(
+                [1.0] * len(at_site[j, s, t]) + [-float(upper[j, s])],
+                [*at_site[j, s, t], m.span[j, s, t]],
+            )
             <= 0.0
         ),
         doc="chips of a job at a site only where the job uses the site",
