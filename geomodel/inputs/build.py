@@ -52,7 +52,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     jobs = list(scenario.training)
     links = with_planned_links(scenario_links(scenario, catalog), plan)
     power = site_power(with_planned_sources(scenario, plan), catalog, hours)
-    pue = site_pue(scenario, hours)
+    pue = site_pue(scenario, hours, catalog)
     steps = _time_steps(scenario, power, pue, services, regions, jobs, hours)
     series = steps.series
 

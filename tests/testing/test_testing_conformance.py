@@ -12,7 +12,14 @@ import importlib
 import pandas as pd
 import pytest
 
-from geomodel.catalog import BuildCost, HardwareSystem, LinkTechnology, PowerSource, build_catalog
+from geomodel.catalog import (
+    BuildCost,
+    HardwareSystem,
+    LinkTechnology,
+    PowerSource,
+    WeatherPoint,
+    build_catalog,
+)
 from geomodel.errors import PluginError, UnknownNameError
 from geomodel.testing import (
     FIELD_UNITS,
@@ -221,7 +228,7 @@ def test_the_report_is_structured_for_pytest_and_the_cli():
 
 
 def test_every_numeric_entry_field_has_its_unit():
-    for entry_class in (HardwareSystem, LinkTechnology, PowerSource, BuildCost):
+    for entry_class in (HardwareSystem, LinkTechnology, PowerSource, BuildCost, WeatherPoint):
         for name, info in entry_class.model_fields.items():
             if info.annotation in (int, float, float | None):
                 assert name in FIELD_UNITS, f"{entry_class.__name__}.{name} has no unit in FIELD_UNITS"
@@ -296,3 +303,38 @@ def test_build_costs_fail_on_unit_slips_unknown_or_wrong_entries_and_double_pric
     for result in found.values():
         assert_names_plugin_and_field(result, "bad_costs")
         assert "build cost" in str(result)
+
+
+def test_weather_points_fail_on_unit_slips_gaps_and_raising():
+    found = failures(check_plugin(broken("bad_weather"), name="bad_weather"))
+    # 27 km/h is 7.5 m/s: a mean of 27 "m/s" is beyond the windiest places on Earth (20)
+    wind = found[("weather-units", "wind_in_km_h", "wind_speed_10m_m_s")]
+    assert "averages 27 over 8760 hours" in wind.message
+    assert "looks like km/h, which is 7.5 m/s" in wind.message
+    # 283.15 is outside [-90, 60] degC; minus 273.15 it is 10 degC, inside
+    kelvin = found[("weather-range", "kelvin", "temperature_c")]
+    assert "8760 hours of temperature_c outside [-90, 60] degC, first 283.15" in kelvin.message
+    assert "283.15 looks like kelvin: that is 10 degC" in kelvin.message
+    fraction = found[("weather-units", "humidity_fraction", "relative_humidity_pct")]
+    assert "never passes 0.8 over 8760 hours: that looks like a fraction" in fraction.message
+    gap = found[("weather-gaps", "gap", "relative_humidity_pct")]
+    assert "1 empty or infinite hours in relative_humidity_pct, first at 2025-01-01 05:00:00+00:00" in (
+        gap.message
+    )
+    column = found[("weather-columns", "km_h_column", "wind_speed_10m_m_s")]
+    assert column.message == (
+        "weather lacks column 'wind_speed_10m_m_s' (m/s); got 'wind_speed_10m_km_h': columns "
+        "carry their unit in their name, convert to m/s"
+    )
+    # 2025-01-01 00:00 UTC is 05:30 in Kolkata: 5 + 0 degC asked in UTC, 5 + 5 asked there
+    clock = found[("weather-timezone", "wall_clock", "temperature_c")]
+    assert (
+        "at 2025-01-01 00:00:00+00:00 temperature_c is 5 asked in UTC but 10 asked in Asia/Kolkata"
+        in (clock.message)
+    )
+    raised = found[("weather-runs", "raises", "")]
+    assert raised.message == "hourly_weather raised OSError: reanalysis archive not found"
+    assert len(found) == 7
+    for result in found.values():
+        assert_names_plugin_and_field(result, "bad_weather")
+        assert "weather point" in str(result)
