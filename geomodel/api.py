@@ -59,6 +59,7 @@ TERM_KPIS = dict(
             "investment_cost_term_usd",
             "fixed_om_cost_term_usd",
             "storage_cost_term_usd",
+            "transfer_cost_term_usd",
         ),
         strict=True,
     )

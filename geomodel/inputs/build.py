@@ -15,7 +15,9 @@ import pandas as pd
 import xarray as xr
 
 from geomodel.catalog import Catalog, build_catalog
+from geomodel.inputs.data_movement import transfer_costs
 from geomodel.inputs.dataset import variable
+from geomodel.inputs.jobs import first_steps, job_variables, plan_jobs, transfer_variables
 from geomodel.inputs.planning import (
     build_plan,
     planning_attributes,
@@ -30,12 +32,7 @@ from geomodel.inputs.pue import site_pue
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.inputs.weather import site_weather_notes
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
-from geomodel.scenario.schema import Scenario, window_bounds
-from geomodel.tools.reliability import goodput_factor
-
-#: DP gradient exchange moves about 2x the gradient bytes per sync at each site
-#: (ring all-reduce: reduce-scatter plus all-gather); docs/model.md.
-ALLREDUCE_TRAFFIC_FACTOR = 2.0
+from geomodel.scenario.schema import Scenario
 
 
 def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Dataset:
@@ -49,11 +46,11 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     )
     regions = list(scenario.regions)
     services = list(scenario.inference)
-    jobs = list(scenario.training)
     links = with_planned_links(scenario_links(scenario, catalog), plan)
     power = site_power(with_planned_sources(scenario, plan), catalog, hours)
     pue = site_pue(scenario, hours, catalog)
-    steps = _time_steps(scenario, power, pue, services, regions, jobs, hours)
+    planned = plan_jobs(scenario, catalog, systems, links, hours)
+    steps = _time_steps(scenario, power, pue, services, regions, planned.windows, hours)
     series = steps.series
 
     data: dict[str, xr.Variable] = {}
@@ -104,14 +101,6 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         demand_tokens_per_s=variable(
             ("service", "region", "time"), series["demand"], "token/s", "inference demand of each region"
         ),
-        job_weight=variable(
-            ("job", "time"),
-            steps.job_weight,
-            "1",
-            "how many times a step counts for a job: its weight where the step lies in the job's "
-            "window (for typical days: the member days whose hour lies in the window; for a "
-            "segment, the member-day hours in the window per hour of the segment)",
-        ),
     )
     data.update(_systems(systems, catalog))
     data["latency_ms"] = variable(
@@ -121,7 +110,18 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         "round-trip network latency from region to site",
     )
     data.update(_services(scenario, services, systems, catalog))
-    data.update(_jobs(scenario, jobs, sites, systems, catalog))
+    transfer = transfer_costs(scenario, _site_carbon(power))
+    first = first_steps(planned, transfer, float(scenario.time.resolution), len(sites))
+    jobs, classes = job_variables(
+        planned,
+        steps.job_weight,
+        steps.dt_hours,
+        first,
+        scenario.solver.merge_jobs,
+        scenario.solver.integer.model_dump(),
+    )
+    data.update(jobs)
+    data.update(transfer_variables(transfer))
     data.update(_links(links))
     data.update(
         planning_variables(plan, scenario, systems, power.sources, links, power.grid_import_limit_mw)
@@ -136,7 +136,9 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         "system": ("system", _names(systems)),
         "region": ("region", _names(regions)),
         "service": ("service", _names(services)),
-        "job": ("job", _names(jobs)),
+        "job": ("job", _names(classes.names)),
+        "job_member": ("job_member", _names(planned.columns.name)),
+        "to_site": ("to_site", _names(sites)),
         "source": ("source", _names(power.sources)),
         "link": ("link", _names(link.name for link in links)),
         "source_kind": ("source", _names(power.source_kind)),
@@ -178,17 +180,16 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     return dataset
 
 
-def _time_steps(scenario, power, pue, services, regions, jobs, hours) -> TimeSteps:
-    """Hourly series on model steps: plain steps, or typical days when asked for."""
+def _time_steps(scenario, power, pue, services, regions, window, hours) -> TimeSteps:
+    """Hourly series on model steps: plain steps, or typical days when asked for.
+
+    ``window`` is (window, hour): the distinct job windows; the steps' ``job_weight``
+    comes back per window.
+    """
     demand = np.zeros((len(services), len(regions), len(hours)))
     for (region, service), series in scenario.origin.demand_series.items():
         if service in services:
             demand[services.index(service), regions.index(region)] = series.to_numpy()
-    window = np.zeros((len(jobs), len(hours)), dtype=bool)
-    hour_end = hours + pd.Timedelta(hours=1)
-    for j, name in enumerate(jobs):
-        start, end = window_bounds(scenario.training[name], scenario.time)
-        window[j] = (hours >= start) & (hour_end <= end)
     hourly = {
         "grid_price": power.grid_price_usd_per_mwh,
         "grid_carbon": power.grid_carbon_kg_per_mwh,
@@ -209,6 +210,17 @@ def _time_steps(scenario, power, pue, services, regions, jobs, hours) -> TimeSte
             n_segments=aggregation.segments,
         )
     return plain_steps(hourly, hours, int(scenario.time.resolution), window)
+
+
+def _site_carbon(power) -> np.ndarray:
+    """Each site's mean carbon intensity over the horizon, kg/MWh: its grid's, or for a site
+    without a grid the mean of its sources weighted by what they can give (NaN: none)."""
+    grid = power.grid_carbon_kg_per_mwh.mean(axis=1)
+    available = power.capacity_mw[:, :, None] * power.capacity_factor  # (site, source, hour)
+    total = available.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sources = (available * power.carbon_kg_per_mwh).sum(axis=(1, 2)) / total
+    return np.where(power.grid_import_limit_mw > 0, grid, np.where(total > 0, sources, np.nan))
 
 
 _DEGREES_NORTH = {"units": "degrees_north", "description": "latitude (WGS84)"}
@@ -307,70 +319,6 @@ def _services(scenario, services, systems, catalog) -> dict[str, xr.Variable]:
     }
 
 
-def _jobs(scenario, jobs, sites, systems, catalog) -> dict[str, xr.Variable]:
-    specs = [scenario.training[name] for name in jobs]
-    hardware = [catalog.hardware_system(s) for s in systems]
-    total_chips = sum(  # every chip there could be: installed, or the build maximum
-        site.most_systems.get(s, 0) * h.chips_per_system
-        for site in scenario.sites.values()
-        for s, h in zip(systems, hardware, strict=True)
-    )
-    site_allowed = np.zeros((len(jobs), len(sites)), dtype=bool)
-    eligible = np.zeros((len(jobs), len(systems)), dtype=bool)
-    goodput = np.zeros((len(jobs), len(systems)))
-    pflops = np.zeros((len(jobs), len(systems)))
-    max_chips = np.zeros(len(jobs))
-    for j, job in enumerate(specs):
-        for i, (name, site) in enumerate(scenario.sites.items()):
-            site_allowed[j, i] = (job.sites is None or name in job.sites) and (
-                job.jurisdictions is None or site.jurisdiction in job.jurisdictions
-            )
-        max_chips[j] = job.max_chips if job.max_chips is not None else total_chips
-        checkpoint_minutes = job.checkpoint_gb / job.checkpoint_bandwidth / 60.0
-        for k, spec in enumerate(hardware):
-            eligible[j, k] = spec.scale_up_domain_chips >= job.group_chips
-            pflops[j, k] = spec.dense_pflops_per_chip(job.precision)
-            chips = max(1, int(max_chips[j]))
-            goodput[j, k] = goodput_factor(spec, chips, checkpoint_minutes, job.restart)
-    traffic = [ALLREDUCE_TRAFFIC_FACTOR * job.gradient_gb * 8.0 / job.sync_interval for job in specs]
-    budget = [job.pipeline_latency_budget or np.nan for job in specs]
-    return {
-        "work_eflop": variable(
-            "job", [job.compute_eflop for job in specs], "EFLOP", "training compute to deliver"
-        ),
-        "mfu": variable("job", [job.mfu for job in specs], "1", "model FLOPs utilisation"),
-        "goodput": variable(
-            ("job", "system"),
-            goodput,
-            "1",
-            "fraction of time doing useful work after failures and checkpoints",
-        ),
-        "max_chips": variable("job", max_chips, "chips", "most chips at any step"),
-        "tp": variable("job", _counts(job.tp for job in specs), "1", "tensor-parallel degree"),
-        "ep": variable("job", _counts(job.ep for job in specs), "1", "expert-parallel degree"),
-        "pp": variable("job", _counts(job.pp for job in specs), "1", "pipeline-parallel degree"),
-        "job_site_allowed": variable(
-            ("job", "site"), site_allowed, "1", "job may run at the site (data residency)"
-        ),
-        "job_system_eligible": variable(
-            ("job", "system"), eligible, "1", "the system's scale-up domain holds the TP x EP group"
-        ),
-        "job_pflops_per_chip": variable(
-            ("job", "system"), pflops, "PFLOPS", "dense peak per chip at the job's precision"
-        ),
-        "dp_traffic_gbit_s": variable(
-            "job", traffic, "Gb/s", "DCI traffic at each site of a job split across sites"
-        ),
-        "pipeline_budget_ms": variable(
-            "job", budget, "ms", "most one-way latency a pipeline stage may cross (NaN: none)"
-        ),
-    }
-
-
-def _counts(values: Iterable[int]) -> np.ndarray:
-    return np.array(list(values), dtype=np.int64)
-
-
 def _links(links) -> dict[str, xr.Variable]:
     return {
         "link_length_km": variable("link", [link.length_km for link in links], "km", "route length"),
@@ -405,6 +353,7 @@ def _attributes(scenario: Scenario, catalog: Catalog, hours: pd.DatetimeIndex) -
         "latency_weight_usd_per_ms_per_mtoken": objective.latency_weight,
         "unserved_penalty_usd_per_mtoken": objective.unserved_penalty,
         "solver_options": scenario.solver.model_dump_json(),
+        "shed_idle_power": int(scenario.solver.shed_idle_power),
         "extensions_json": json.dumps(scenario.extensions, sort_keys=True, default=str),
         "geomodel_version": __version__,
         "plugin_versions": json.dumps(catalog.versions(), sort_keys=True),

@@ -10,6 +10,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.model.basics import IntegerChoices
+from geomodel.model.data_movement import define_data_movement
 from geomodel.model.inference import define_inference
 from geomodel.model.objective import define_objective
 from geomodel.model.planning import define_build_cost, define_build_limits, define_build_variables
@@ -32,7 +33,8 @@ def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> py
     m.weight_hours = weight_hours
     define_variables(m, sets, inputs, integer)
     define_build_variables(m, sets, inputs, integer)  # m.capacity: installed (+ built)
-    define_training_work(m, sets, inputs, weight_hours)
+    define_training_work(m, sets, inputs, weight_hours, integer)
+    define_data_movement(m, sets, inputs)
     define_inference(m, sets, inputs)
     define_chip_capacity(m, sets, inputs, integer)
     define_power(m, sets, inputs, integer)

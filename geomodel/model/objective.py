@@ -11,7 +11,8 @@ from geomodel.model.sets import ModelSets
 
 
 def define_objective(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
-    """Energy cost + carbon price x emissions + latency weight x latency + unserved penalty."""
+    """Energy cost + carbon price x emissions + latency weight x latency + unserved penalty
+    + transfer cost of data moved (7)."""
     attrs = inputs.attrs
     multiplier = float(attrs.get("energy_price_multiplier", 1.0))
     grid_price = inputs["grid_price_usd_per_mwh"].values
@@ -35,7 +36,13 @@ def define_objective(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.nd
             carbon.append(weight_hours[t] * intensity[s, k, t] / KG_PER_TONNE)
     m.energy_supplied_mwh = pyo.Expression(expr=linear(energy, variables))
     m.energy_cost_kusd = pyo.Expression(expr=linear(cost, variables))
-    m.emissions_tco2 = pyo.Expression(expr=linear(carbon, variables))
+    # the network energy of data moved (7) emits too, so carbon prices and bounds see it
+    moved = m.transfer_emissions_tco2.expr
+    m.emissions_tco2 = pyo.Expression(
+        expr=linear(
+            [*carbon, *moved.linear_coefs], [*variables, *moved.linear_vars], float(moved.constant)
+        )
+    )
     latency = inputs["latency_ms"].values if sets.regions else None
     served_mtoken = [weight_hours[t] * SECONDS_PER_HOUR for _, _, _, t in sets.serve]
     serve_vars = [m.serve[index] for index in sets.serve]
@@ -67,7 +74,8 @@ def define_objective(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.nd
         + m.extra_cost_kusd
         + m.investment_cost_kusd
         + m.fixed_om_cost_kusd
-        + m.storage_cost_kusd,
+        + m.storage_cost_kusd
+        + m.transfer_cost_kusd,
         sense=pyo.minimize,
     )
 
@@ -82,4 +90,5 @@ OBJECTIVE_TERMS = (
     "investment_cost_kusd",
     "fixed_om_cost_kusd",
     "storage_cost_kusd",
+    "transfer_cost_kusd",
 )

@@ -19,22 +19,53 @@ def _active_chips(m, sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int
     member-day hours of a typical-day step (``job_weight / weight``)."""
     share = inputs["job_weight"].values / inputs["weight"].values[None, :]
     active: dict[tuple[int, int, int], list] = defaultdict(list)
-    for index in sets.train:
-        j, s, h, t = index
-        active[s, h, t].append((m.train[index], min(1.0, float(share[j, t]))))
+    shares = np.minimum(1.0, share).tolist()
+    for (j, s, h, t), var in zip(sets.train, m.train.values(), strict=True):
+        active[s, h, t].append((var, shares[j][t]))
     for index in sets.infer:
         _, s, h, t = index
         active[s, h, t].append((m.infer[index], 1.0))
     return active
 
 
+def shed_idle_power(inputs: xr.Dataset, integer: IntegerChoices) -> bool:
+    """True when chips powered on are an LP decision (the integer option takes precedence)."""
+    return bool(inputs.attrs.get("shed_idle_power", 0)) and not integer.systems_on_off
+
+
 def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
-    """(3) Chips working <= installed (+ built) or switched-on chips x availability."""
+    """(3) Chips working <= installed (+ built), powered-on or switched-on chips x availability.
+
+    With ``shed_idle_power``, chips powered on (``chips_on``, continuous) are what may
+    work and what draws idle power, within the same installed (+ built) chips x
+    availability (``m.capacity.chips``) every capacity row reads.
+    """
     capacity = m.capacity.chips  # installed (+ built) chips of (s, h)
     availability = inputs["availability"].values
     chips_per_system = inputs["chips_per_system"].values
     m.active_chips = _active_chips(m, sets, inputs)  # define_power reads it too
     active = {key: [var for var, _ in chips] for key, chips in m.active_chips.items()}
+    if shed_idle_power(inputs, integer):
+        on_index = sorted(active)
+        m.chips_on = pyo.Var(
+            on_index, domain=pyo.NonNegativeReals, doc="chips powered on at s of h in t"
+        )
+        m.powered_capacity = pyo.Constraint(
+            on_index,
+            rule=lambda _, s, h, t: at_most(
+                [1.0], [m.chips_on[s, h, t]], capacity(s, h), availability[s]
+            ),
+            doc="chips powered on within installed (+ built) chips x availability",
+        )
+        m.chip_capacity = pyo.Constraint(
+            on_index,
+            rule=lambda _, s, h, t: (
+                linear([1.0] * len(active[s, h, t]) + [-1.0], [*active[s, h, t], m.chips_on[s, h, t]])
+                <= 0.0
+            ),
+            doc="working chips within powered-on chips",
+        )
+        return
     if integer.systems_on_off:
         on_index = sorted(active)
         most = most_chips(inputs)  # installed, or the most there may be once built
@@ -87,6 +118,9 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
     if integer.systems_on_off:
         for (s, h, t), var in m.systems_on.items():
             terms[s, t].append((chips_per_system[h] * idle_kw[h] / 1000.0, var))
+    elif shed_idle_power(inputs, integer):  # idle power only on chips powered on
+        for (s, h, t), var in m.chips_on.items():
+            terms[s, t].append((idle_kw[h] / 1000.0, var))
     else:
         idle_mw += (installed * idle_kw[None, :]).sum(axis=1)[:, None] / 1000.0
         buildable = np.argwhere(most_chips(inputs) > installed).tolist()

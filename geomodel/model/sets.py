@@ -83,11 +83,22 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
     allowed = inputs["job_site_allowed"].values.astype(bool)  # (j, s)
     eligible = inputs["job_system_eligible"].values.astype(bool)  # (j, h)
     window = inputs["job_weight"].values > 0  # (j, t)
+    # (j, s, t): in the window, and not before the job's data can have arrived at s
+    first = (
+        inputs["job_first_step"].values if "job_first_step" in inputs else np.zeros(allowed.shape, int)
+    )
+    open_at = window[:, None, :] & (np.arange(sets.n_time)[None, None, :] >= first[:, :, None])
     # (j, s, h): allowed site, eligible system, installed there
     usable = allowed[:, :, None] & eligible[:, None, :] & installed[None, :, :]
-    sets.train = tuples(usable[:, :, :, None], window[:, None, None, :])
-    used = usable.any(axis=2)  # (j, s)
-    sets.span = tuples(used[:, :, None], window[:, None, :])
+    sets.train = tuples(usable[:, :, :, None], open_at[:, :, None, :])
+    # site-use variables only for jobs whose rows (6) can bind (inputs: job_needs_span)
+    needs = (
+        inputs["job_needs_span"].values.astype(bool)
+        if "job_needs_span" in inputs
+        else np.ones(len(sets.jobs), dtype=bool)
+    )
+    used = usable.any(axis=2) & needs[:, None]  # (j, s)
+    sets.span = tuples(used[:, :, None], open_at)
     used_sites = set(zip(*(axis.tolist() for axis in np.nonzero(used)), strict=True))
     site_a = [sets.sites.index(str(a)) for a in inputs["link_site_a"].values]
     site_b = [sets.sites.index(str(b)) for b in inputs["link_site_b"].values]
@@ -95,8 +106,10 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
         sets.link_of_pair[(min(a, b), max(a, b))] = position
     latency = inputs["link_latency_ms"].values
     budget = inputs["pipeline_budget_ms"].values
-    for j in range(len(sets.jobs)):
-        job_sites = sorted(s for jj, s in used_sites if jj == j)
+    sites_of: dict[int, list[int]] = {}
+    for j, s in sorted(used_sites):
+        sites_of.setdefault(j, []).append(s)
+    for j, job_sites in sites_of.items():
         linked: set[tuple[int, int]] = set()
         for x, a in enumerate(job_sites):
             for b in job_sites[x + 1 :]:
@@ -104,7 +117,8 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
                 too_slow = link is not None and np.isfinite(budget[j]) and latency[link] > budget[j]
                 if link is not None and not too_slow:
                     linked.add((a, b))
-                    sets.flow.extend((j, link, int(t)) for t in np.flatnonzero(window[j]))
+                    both = open_at[j, a] & open_at[j, b]
+                    sets.flow.extend((j, link, int(t)) for t in np.flatnonzero(both))
         groups = maximal_cliques(job_sites, linked)
         if len(groups) > 1:
             sets.site_groups[j] = groups

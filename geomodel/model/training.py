@@ -13,11 +13,17 @@ from geomodel.model.capacity import at_most, most_chips
 from geomodel.model.sets import ModelSets
 
 
-def define_training_work(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
-    """(1) Work: sum of wj dt x chips x PFLOPS x MFU x goodput >= W_j; at most max_chips per step.
+def define_training_work(
+    m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.ndarray, integer: IntegerChoices
+) -> None:
+    """(1) Work: sum of wj dt x chips x PFLOPS x MFU x goodput = W_j; between min_chips and
+    max_chips per step (the max_chips rows only where they can bind).
 
     ``wj`` is the job's own weight of a step (``job_weight``): the step's weight where
-    it lies in the job's window.
+    it lies in the job's window. Work is delivered exactly, never exceeded, so a step
+    with a negative price cannot buy extra work; with whole replicas (``dp_replicas``)
+    the work row is ``>=``, since whole replicas rarely add up to W_j exactly.
+    ``m.work_at[j, s]`` keeps each site's (coefficient, chips) terms for data movement (7).
     """
     job_hours = inputs["job_weight"].values * inputs["dt_hours"].values[None, :]
     pflops = inputs["job_pflops_per_chip"].values
@@ -25,28 +31,45 @@ def define_training_work(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: n
     goodput = inputs["goodput"].values
     by_job: dict[int, list] = defaultdict(list)
     by_job_time: dict[tuple[int, int], list] = defaultdict(list)
-    for index in sets.train:
-        j, _, h, t = index
-        coef = job_hours[j, t] * pflops[j, h] * EFLOP_PER_PFLOPS_HOUR * mfu[j] * goodput[j, h]
-        by_job[j].append((coef, m.train[index]))
-        by_job_time[j, t].append(m.train[index])
+    m.work_at = defaultdict(list)
+    if sets.train:
+        j, s, h, t = np.array(sets.train).T
+        coefs = (
+            job_hours[j, t] * pflops[j, h] * EFLOP_PER_PFLOPS_HOUR * mfu[j] * goodput[j, h]
+        ).tolist()
+        for (j, s, _, t), coef, var in zip(sets.train, coefs, m.train.values(), strict=True):
+            by_job[j].append((coef, var))
+            by_job_time[j, t].append(var)
+            m.work_at[j, s].append((coef, var))
     work = inputs["work_eflop"].values
-    m.work = pyo.Constraint(
-        range(len(sets.jobs)),
-        rule=lambda _, j: (
-            (linear(*zip(*by_job[j], strict=True)) >= float(work[j]))
-            if by_job[j]
-            else pyo.Constraint.Infeasible
-        ),
-        doc="training work delivered, EFLOP",
-    )
+
+    def delivered(_, j):
+        if not by_job[j]:
+            return pyo.Constraint.Infeasible
+        done = linear(*zip(*by_job[j], strict=True))
+        return done >= float(work[j]) if integer.dp_replicas else done == float(work[j])
+
+    m.work = pyo.Constraint(range(len(sets.jobs)), rule=delivered, doc="training work delivered, EFLOP")
     max_chips = inputs["max_chips"].values
+    # a job whose work fits one step at its most chips never meets its cap (inputs: job_cap_binds)
+    binds = (
+        inputs["job_cap_binds"].values if "job_cap_binds" in inputs else np.ones(len(sets.jobs), bool)
+    )
     m.max_chips = pyo.Constraint(
-        list(by_job_time),
+        [(j, t) for j, t in by_job_time if binds[j]],
         rule=lambda _, j, t: (
             linear([1.0] * len(by_job_time[j, t]), by_job_time[j, t]) <= float(max_chips[j])
         ),
         doc="most chips of job j at any step",
+    )
+    min_chips = inputs["min_chips"].values if "min_chips" in inputs else np.zeros(len(sets.jobs))
+    kept = [(j, t) for j, t in by_job_time if min_chips[j] > 0]
+    m.min_chips = pyo.Constraint(
+        kept,
+        rule=lambda _, j, t: (
+            linear([1.0] * len(by_job_time[j, t]), by_job_time[j, t]) >= float(min_chips[j])
+        ),
+        doc="chips job j keeps in every step of its window",
     )
 
 
@@ -57,9 +80,8 @@ def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: 
     eligible = inputs["job_system_eligible"].values.astype(bool)
     max_chips = inputs["max_chips"].values
     at_site: dict[tuple[int, int, int], list] = defaultdict(list)
-    for index in sets.train:
-        j, s, _, t = index
-        at_site[j, s, t].append(m.train[index])
+    for (j, s, _, t), var in zip(sets.train, m.train.values(), strict=True):
+        at_site[j, s, t].append(var)
 
     def upper(j: int, s: int) -> float:
         site_chips = float((installed[s] * eligible[j]).sum() * availability[s])
@@ -132,6 +154,7 @@ def define_linked_groups(m, sets: ModelSets, window: np.ndarray) -> None:
     holders: dict[tuple[int, int], list[int]] = defaultdict(list)  # (j, s) -> its groups
     shared: dict[int, list[int]] = {}  # j -> groups of more than one site
     alone: dict[int, list[int]] = {}  # j -> sites linked to none of its other sites
+    has_span = set(sets.span)  # a site opens later than the window when data must arrive first
     for j, groups in sets.site_groups.items():
         shared[j] = [g for g, group in enumerate(groups) if len(group) > 1]
         alone[j] = [group[0] for group in groups if len(group) == 1]
@@ -142,16 +165,21 @@ def define_linked_groups(m, sets: ModelSets, window: np.ndarray) -> None:
         for t in np.flatnonzero(window[j]).tolist():
             group_index.extend((j, g, t) for g in shared[j])
             one_group_index.append((j, t))
-            in_group_index.extend((j, s, t) for s in linked_sites)
+            in_group_index.extend((j, s, t) for s in linked_sites if (j, s, t) in has_span)
     m.group = pyo.Var(group_index, domain=pyo.UnitInterval, doc="job j runs within site group g in t")
+    lone = {
+        (j, t): [m.span[j, s, t] for s in alone[j] if (j, s, t) in has_span] for j, t in one_group_index
+    }
     m.one_group = pyo.Constraint(
         one_group_index,
         rule=lambda _, j, t: (
             linear(
-                [1.0] * (len(shared[j]) + len(alone[j])),
-                [m.group[j, g, t] for g in shared[j]] + [m.span[j, s, t] for s in alone[j]],
+                [1.0] * (len(shared[j]) + len(lone[j, t])),
+                [m.group[j, g, t] for g in shared[j]] + lone[j, t],
             )
             <= 1.0
+            if shared[j] or lone[j, t]
+            else pyo.Constraint.Skip
         ),
         doc="a job runs within one group of linked sites at a time",
     )

@@ -14,6 +14,7 @@ from geomodel.results.dci_traffic import (
     add_required_utilisation,
     required_traffic_by_job,
 )
+from geomodel.results.jobs import add_job_results
 from geomodel.results.planning import add_planning_results
 
 
@@ -171,6 +172,7 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
     _extension_variables(model, results)
     add_planning_results(model, results)
     add_required_utilisation(results, inputs)  # against lit + built capacity
+    add_job_results(model, results)  # job classes split back, data moved, idle chips
     return results
 
 

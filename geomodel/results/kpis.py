@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
+from geomodel.results.jobs import JOB_KPI_SPECS, add_job_kpis
 from geomodel.results.planning import planning_kpis
 
 #: Source kinds counted as renewable in ``renewable_share``.
@@ -21,7 +22,7 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
         "USD",
         "what energy taken in negative-price hours earned (>= 0; already deducted in cost_usd)",
     ),
-    "emissions_tco2": ("tCO2e", "emissions of the energy used"),
+    "emissions_tco2": ("tCO2e", "emissions of the energy used, sites and the network moving data"),
     "latency_ms_mean": ("ms", "demand-weighted mean round trip of served demand"),
     "latency_ms_p95": ("ms", "95th percentile round trip of served demand"),
     "unserved_fraction": ("1", "share of inference demand not served"),
@@ -44,6 +45,8 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     "investment_cost_term_usd": ("USD", "objective term: annuity of what is built, horizon's share"),
     "fixed_om_cost_term_usd": ("USD", "objective term: fixed O&M of what is built, horizon's share"),
     "storage_cost_term_usd": ("USD", "objective term: wear of built batteries"),
+    "transfer_cost_term_usd": ("USD", "objective term: transfer price of data moved"),
+    **JOB_KPI_SPECS,
     "solver_status": ("", "optimal, time_limit, infeasible, unbounded or error"),
     "mip_gap": ("1", "relative MIP gap of the reported solution (0 for LP)"),
     "build_seconds": ("s", "model build time"),
@@ -109,4 +112,5 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
     else:
         kpis["renewable_share"] = 0.0
     kpis.update(planning_kpis(results, inputs, weight_hours))
+    add_job_kpis(kpis, results)
     return kpis

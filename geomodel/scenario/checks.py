@@ -13,6 +13,7 @@ from geomodel.catalog import Catalog
 from geomodel.errors import closest_names
 from geomodel.scenario.build_checks import check_build_options
 from geomodel.scenario.files import Document
+from geomodel.scenario.job_checks import check_jobs
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
 from geomodel.scenario.schema import InferenceService, Scenario, window_bounds
@@ -313,6 +314,7 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     check_weather,
     _links,
     _training,
+    check_jobs,
     _workload_names,
     _inference,
     _sla,

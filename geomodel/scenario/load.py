@@ -23,6 +23,7 @@ from geomodel.errors import closest_names
 from geomodel.scenario.checks import check_scenario
 from geomodel.scenario.errors import problems_from_validation
 from geomodel.scenario.files import Document, merge_documents, parse_text, read_document, resolve_inside
+from geomodel.scenario.jobtable import read_job_tables
 from geomodel.scenario.merge import nest
 from geomodel.scenario.problems import Position, Problem, ScenarioError
 from geomodel.scenario.schema import Scenario
@@ -70,6 +71,9 @@ class ScenarioOrigin:
     demand_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
     profile_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
     grid_series: dict[tuple[str, str], pd.Series] = field(default_factory=dict)
+    #: job tables read as columns, and how problems name each table's file
+    job_tables: dict[str, Any] = field(default_factory=dict)
+    job_table_labels: dict[str, Any] = field(default_factory=dict)
     referenced_files: list[FilePath] = field(default_factory=list)
     plugin_versions: dict[str, str] = field(default_factory=dict)
     scenario_hash: str = ""
@@ -137,6 +141,7 @@ def _resolve(
     origin = ScenarioOrigin(path, folder, variants, override_map, document)
     scenario._origin = origin
     problems = _resolve_series(scenario, origin)
+    problems += _read_job_tables(scenario, origin, catalog)
     problems += check_scenario(scenario, catalog, document)
     if any(p.severity == "error" for p in problems):
         raise ScenarioError(problems, label)
@@ -378,6 +383,14 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
                 series = read(where, own.csv, own.column, fraction=False, negative=kind == "price")
                 if series is not None:
                     origin.grid_series[(site_name, kind)] = series
+    return problems
+
+
+def _read_job_tables(scenario: Scenario, origin: ScenarioOrigin, catalog: Catalog) -> list[Problem]:
+    """Read every job table into ``origin`` (geomodel.scenario.jobtable); its files join the hash."""
+    tables, labels, files, problems = read_job_tables(scenario, origin.document, origin.folder, catalog)
+    origin.job_tables, origin.job_table_labels = tables, labels
+    origin.referenced_files.extend(files)
     return problems
 
 

@@ -38,6 +38,7 @@ KEY_NAMES = {
     "regions": "<region>",
     "demand": "<service>",
     "training": "<job>",
+    "job_tables": "<table>",
     "inference": "<service>",
     "grid_prices": "<grid>",
 }

@@ -28,7 +28,8 @@ def summarize(scenario: Scenario, catalog: Catalog) -> dict[str, Any]:
         "it_mw_at_load": it_mw,
         "power_envelope_mw": sum(s.power_envelope for s in scenario.sites.values()),
         "regions": len(scenario.regions),
-        "training_jobs": len(scenario.training),
+        "training_jobs": len(scenario.training)
+        + sum(len(t) for t in getattr(origin, "job_tables", {}).values()),
         "inference_services": len(scenario.inference),
         "hours": scenario.time.horizon_hours,
         "time_steps": scenario.time.model_steps,

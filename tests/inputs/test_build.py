@@ -114,7 +114,9 @@ def test_dimensions_and_shapes(inputs):
         "region": 2,
         "service": 1,
         "job": 1,
+        "job_member": 1,  # one training job, its own class
         "link": 1,
+        "to_site": 2,  # transfer prices between sites
     }
     assert inputs["latency_ms"].dims == ("region", "site")
     assert inputs["demand_tokens_per_s"].dims == ("service", "region", "time")

@@ -17,6 +17,7 @@ from geomodel.scenario.schema.fields import (
     Section,
     Timestamp,
 )
+from geomodel.scenario.schema.job_tables import DataMovement, JobTable
 from geomodel.scenario.schema.links import LinkMesh, LinkRoute, Links
 from geomodel.scenario.schema.options import (
     IntegerOptions,
@@ -65,12 +66,14 @@ __all__ = [
     "BatteryBuild",
     "CapacityBuild",
     "Count",
+    "DataMovement",
     "Demand",
     "EnergyBuild",
     "Finance",
     "Fraction",
     "InferenceService",
     "IntegerOptions",
+    "JobTable",
     "LatencyModel",
     "Latitude",
     "LinkCandidate",

@@ -123,3 +123,16 @@ class SolverOptions(Section):
         description="integer decisions (default: none, an LP)",
         examples=[{"systems_on_off": True}],
     )
+    shed_idle_power: bool = Field(
+        default=False,
+        description="chips powered on at each site, system and step are a decision of the LP "
+        "and idle power is paid only on powered-on chips (default: every installed chip draws "
+        "idle power; docs/model.md)",
+        examples=[True],
+    )
+    merge_jobs: bool = Field(
+        default=True,
+        description="merge training jobs the model cannot tell apart into one class before the "
+        "build and split the results back (exact; docs/model.md)",
+        examples=[False],
+    )

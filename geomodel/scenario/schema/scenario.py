@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import Field, PrivateAttr
 
 from geomodel.scenario.schema.fields import Name, Section
+from geomodel.scenario.schema.job_tables import DataMovement, JobTable
 from geomodel.scenario.schema.links import Links
 from geomodel.scenario.schema.options import LatencyModel, Objective, SolverOptions
 from geomodel.scenario.schema.planning import Finance
@@ -45,6 +46,16 @@ class Scenario(Section):
     )
     training: dict[Name, TrainingJob] = Field(
         default_factory=dict, description="training jobs by name", examples=[{"pretrain": "..."}]
+    )
+    job_tables: dict[Name, JobTable] = Field(
+        default_factory=dict,
+        description="tables of training jobs (CSV or Parquet, one row per job) by name",
+        examples=[{"trace": {"file": "data/trace-week.csv", "system": "hgx_h100_8"}}],
+    )
+    data_movement: DataMovement = Field(
+        default_factory=DataMovement,
+        description="transfer price, energy and delay of running a job away from its data",
+        examples=[{"price": "0.02 USD/GB"}],
     )
     inference: dict[Name, InferenceService] = Field(
         default_factory=dict, description="inference services by name", examples=[{"chat": "..."}]

@@ -87,6 +87,34 @@ class TrainingJob(Section):
         examples=[40000],
         json_schema_extra={"unit": "chips"},
     )
+    gpu_hours: float | None = Field(
+        default=None,
+        gt=0,
+        description="work as chip-hours on 'system' at this job's MFU: compute = gpu_hours x the "
+        "system's dense peak x mfu (docs/scenarios.md, job tables)",
+        examples=[120000],
+        json_schema_extra={"unit": "chip-h"},
+    )
+    chip_hours: float | None = Field(
+        default=None,
+        gt=0,
+        description="work as chip-hours on any system alike (speed differences ignored)",
+        examples=[5000],
+        json_schema_extra={"unit": "chip-h"},
+    )
+    system: Name | None = Field(
+        default=None,
+        description="hardware system 'gpu_hours' were measured on (needed with gpu_hours)",
+        examples=["hgx_h100_8"],
+    )
+    min_chips: Count | None = Field(
+        default=None,
+        gt=0,
+        description="chips the job keeps in every step of its window (an elastic job that never "
+        "pauses; default: it may pause)",
+        examples=[512],
+        json_schema_extra={"unit": "chips"},
+    )
     mfu: Fraction = Field(default=0.4, description="model FLOPs utilisation", examples=[0.45])
     precision: Precision = Field(
         default="bf16", description="number format of the peak FLOPS used", examples=["fp8"]
@@ -104,9 +132,21 @@ class TrainingJob(Section):
         description="allowed site jurisdictions, for data residency (default: all)",
         examples=[["US"]],
     )
+    origin: Name | None = Field(
+        default=None,
+        description="site where the job's data lives; running elsewhere moves 'data_size' "
+        "(see data_movement)",
+        examples=["ashburn"],
+    )
+    data_size: Quantity("GB", ge=0) = Field(
+        default=0.0,
+        description="data moved to any other site the job runs at",
+        examples=["2 TB"],
+    )
     gradient_size: Quantity("GB", gt=0) | None = Field(
         default=None,
-        description="gradient bytes per data-parallel sync (default: 2 B/param)",
+        description="gradient bytes per data-parallel sync (default: 2 B/param); needed only "
+        "when the job may span sites joined by a link",
         examples=["140 GB"],
     )
     sync_interval: Quantity("s", gt=0) = Field(
@@ -133,20 +173,38 @@ class TrainingJob(Section):
         if self.tokens is not None and self.params is None:
             raise ValueError("'tokens' needs 'params' (compute = 6 x params x tokens)")
         has_nd = self.params is not None and self.tokens is not None
-        if self.compute is None and not has_nd:
-            raise ValueError("give 'compute' or both 'params' and 'tokens'")
-        if self.compute is not None and has_nd:
-            raise ValueError("give 'compute' or 'params' and 'tokens', not both")
-        if self.gradient_size is None and self.params is None:
-            raise ValueError("give 'gradient_size' (GB) or 'params' to derive it")
+        given = [
+            name
+            for name, value in (
+                ("compute", self.compute),
+                ("params and tokens", has_nd or None),
+                ("gpu_hours", self.gpu_hours),
+                ("chip_hours", self.chip_hours),
+            )
+            if value is not None
+        ]
+        if not given:
+            raise ValueError(
+                "give 'compute' or both 'params' and 'tokens' "
+                "(or the work as 'gpu_hours' or 'chip_hours')"
+            )
+        if len(given) > 1:
+            raise ValueError(f"give the work once, not as {' and '.join(given)}")
+        if self.gpu_hours is not None and self.system is None:
+            raise ValueError("'gpu_hours' needs 'system', the hardware they were measured on")
+        if self.min_chips is not None and self.max_chips is not None and self.min_chips > self.max_chips:
+            raise ValueError(f"min_chips {self.min_chips} is above max_chips {self.max_chips}")
         return self
 
     @property
-    def compute_eflop(self) -> float:
-        """Total work: as given, or 6 x params x tokens (Kaplan et al. 2020)."""
+    def compute_eflop(self) -> float | None:
+        """Work in EFLOP when given as FLOP or as 6 x params x tokens (Kaplan et al. 2020);
+        None when it is given in chip-hours (the catalogue converts those)."""
         if self.compute is not None:
             return self.compute
-        return 6.0 * self.params * self.tokens / 1e18
+        if self.params is not None and self.tokens is not None:
+            return 6.0 * self.params * self.tokens / 1e18
+        return None
 
     @property
     def group_chips(self) -> int:
@@ -154,9 +212,11 @@ class TrainingJob(Section):
         return self.tp * self.ep
 
     @property
-    def gradient_gb(self) -> float:
-        """Gradient bytes per sync: as given, or 2 bytes (BF16) per parameter."""
-        return self.gradient_size if self.gradient_size is not None else 2.0 * self.params / 1e9
+    def gradient_gb(self) -> float | None:
+        """Gradient bytes per sync: as given, or 2 bytes (BF16) per parameter; None if neither."""
+        if self.gradient_size is not None:
+            return self.gradient_size
+        return 2.0 * self.params / 1e9 if self.params is not None else None
 
     @property
     def checkpoint_gb(self) -> float:
