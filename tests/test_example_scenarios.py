@@ -309,7 +309,11 @@ def test_us_west_coast_reaches_only_the_dalles_within_the_sla(load, catalog: Cat
     for region in ("los_angeles", "seattle"):
         assert within(region) == {"the_dalles"}, region
     # Los Angeles - The Dalles, 1,307 km: 2.36 + 2 x 1307 x (1.535 + 1.213 x 1000 / 2307) x 4.9
-    # / 1000 = 28.7 ms, beyond a 25 ms SLA; Abilene just beyond 35
+    # / 1000 = 28.7 ms, beyond a 25 ms SLA; Abilene, 1,726 km: f = 1.535 + 1213 / 2726 = 1.980,
+    # 2.36 + 2 x 1726 x 1.980 x 4.9 / 1000 = 35.8 ms, just beyond 35. Seattle - The Dalles,
+    # 240 km: f = 1.535 + 1213 / 1240 = 2.513, 2.36 + 2 x 240 x 2.513 x 4.9 / 1000 = 8.3 ms.
+    # New York - Ashburn 351 km (f 2.433: 10.7 ms), - New Albany 749 km (f 2.229: 18.7 ms),
+    # - Memphis 1,549 km (f 2.011: 32.9 ms)
     assert _round_trip_ms(scenario, catalog, "los_angeles", "the_dalles") == pytest.approx(
         28.7, abs=0.05
     )
@@ -384,6 +388,10 @@ def test_edwc_latency_claims(load, catalog: Catalog):
     assert within("beijing") & set(WEST) == {"ulanqab", "helinger", "qingyang", "zhongwei"}
     assert not within("shanghai") & set(WEST)
     assert within("shenzhen") & set(WEST) == {"guian"}
+    # The round trips the scenario's comment quotes, 2.36 + 2 x km x f x 4.9 / 1000 with
+    # f = 1.535 + 1213 / (km + 1000): Beijing - Ulanqab 303 km (f 2.466), - Helinger 394 km
+    # (f 2.405), - Qingyang 900 km (f 2.173), - Zhongwei 1,010 km (f 2.138); Shenzhen - Gui'an
+    # 874 km (f 2.182); Shanghai - Ulanqab 1,317 km (f 2.059)
     quoted = {
         ("beijing", "ulanqab"): 9.7,
         ("beijing", "helinger"): 11.6,
@@ -494,6 +502,12 @@ def test_europe_sla_keeps_chat_south_unless_relaxed(load, catalog: Catalog):
     assert reach("frankfurt") == {"frankfurt", "amsterdam"}
     assert reach("amsterdam") == {"amsterdam", "frankfurt", "dublin"}
     assert reach("dublin") == {"dublin", "amsterdam"}
+    # Fitted round trips, 2.36 + 2 x km x f x 4.9 / 1000 with f = 1.535 + 1213 / (km + 1000):
+    # Frankfurt - Amsterdam 370 km (f 2.420: 11.1 ms), Amsterdam - Dublin 769 km (f 2.221:
+    # 19.1 ms), Dublin - Amsterdam 747 km (f 2.229: 18.7 ms), all within 20; Frankfurt -
+    # Dublin, 1,091-1,101 km (f 2.115-2.112: 25.0-25.1 ms), is not. Nordic: Dublin - Keflavik
+    # 1,507 km (f 2.019: 32.2 ms), Amsterdam - Hamina 1,637 km (f 1.995: 34.4 ms), Frankfurt -
+    # Keflavik 2,405 km (f 1.891: 46.9 ms)
     north = {(r, n): _round_trip_ms(scenario, catalog, r, n) for r in scenario.regions for n in NORTH}
     assert min(north.values()) == pytest.approx(32.2, abs=0.05)  # Dublin - Keflavik
     assert north["amsterdam", "hamina"] == pytest.approx(34.4, abs=0.05)

@@ -88,7 +88,11 @@ def test_the_round_trips_the_sla_comment_reasons_from(inputs):
     latency = {
         (r, s): round_trip_ms(geodesic_km(METROS[r], SITES[s]), US_PER_KM) for r in METROS for s in SITES
     }
+    # 2.36 + 2 x km x f x 4.9 / 1000 with f = 1.535 + 1.213 x 1000 / (km + 1000):
     # Chicago - Abilene, 1,495 km: 2.36 + 2 x 1495 x (1.535 + 1.213 x 1000 / 2495) x 4.9 / 1000
+    # = 32.0 ms; Chicago - Council Bluffs 690 km (f 2.253: 17.6), - Ashburn 915 km (f 2.168:
+    # 21.8); New York - Ashburn 351 km (f 2.433: 10.7), - Council Bluffs 1,835 km (f 1.963:
+    # 37.7); Dallas - Abilene 281 km (f 2.482: 9.2), - Council Bluffs 945 km (f 2.159: 22.3)
     assert latency["chicago", "abilene"] == pytest.approx(32.0, abs=0.05)  # within 35 ms
     assert latency["chicago", "council_bluffs"] == pytest.approx(17.6, abs=0.05)
     assert latency["chicago", "ashburn"] == pytest.approx(21.8, abs=0.05)
