@@ -171,28 +171,47 @@ def index_check(
 
 
 def _value_checks(frame: pd.DataFrame, result) -> list[CheckResult]:
+    def hint(column: str, worst: float, low: float, high: float) -> str:
+        return unit_hint(worst, FIELD_UNITS[column], (low, True, high, True))
+
+    return bounds_checks(frame, HOURLY_BOUNDS, PROFILE_COLUMNS, result, what="profile", hint=hint)
+
+
+def bounds_checks(
+    frame: pd.DataFrame,
+    bounds: dict[str, tuple[float, float]],
+    units: dict[str, str],
+    result,
+    *,
+    what: str,
+    hint,
+) -> list[CheckResult]:
+    """Per bounded column: ``<what>-gaps`` fails on any empty or infinite hour, else
+    ``<what>-range`` on any hour outside (low, high), with ``hint(column, worst, low,
+    high)`` naming a unit slip ('' when none); shared by profiles and weather."""
     results = []
-    for column, (low, high) in HOURLY_BOUNDS.items():
+    for column, (low, high) in bounds.items():
+        unit = units[column]
         values = pd.to_numeric(frame[column], errors="coerce").astype(float)
         finite = np.isfinite(values.to_numpy())
         if not finite.all():
             first = frame.index[~finite][0]
             empty = int((~finite).sum())
-            message = f"profile has a gap: {empty} empty or infinite hours in {column}, first at {first}"
-            results.append(result("profile-gaps", column, False, message))
+            message = f"{what} has a gap: {empty} empty or infinite hours in {column}, first at {first}"
+            results.append(result(f"{what}-gaps", column, False, message))
             continue
         outside = (values < low) | (values > high)
         if outside.any():
             worst = float(values[outside].iloc[0])
-            unit = PROFILE_COLUMNS[column]
-            hint = unit_hint(worst, FIELD_UNITS[column], (low, True, high, True))
             message = (
                 f"{int(outside.sum())} hours of {column} outside [{low:g}, {high:g}] {unit}, "
-                f"first {worst:g} at {values.index[outside.to_numpy()][0]}{hint}"
+                f"first {worst:g} at {values.index[outside.to_numpy()][0]}"
+                f"{hint(column, worst, low, high)}"
             )
-            results.append(result("profile-range", column, False, message))
+            results.append(result(f"{what}-range", column, False, message))
             continue
-        results.append(result("profile-range", column, True, f"every hour in [{low:g}, {high:g}]"))
+        within = f"every hour in [{low:g}, {high:g}]" + (f" {unit}" if unit != "1" else "")
+        results.append(result(f"{what}-range", column, True, within))
     return results
 
 

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from geomodel.catalog import WEATHER_BOUNDS, WEATHER_COLUMNS, WeatherPoint
-from geomodel.testing.profiles import index_check, requested_index, time_zone_check
+from geomodel.testing.profiles import bounds_checks, index_check, requested_index, time_zone_check
 from geomodel.testing.results import CheckResult
 
 KIND = "weather points"
@@ -90,33 +89,12 @@ def _columns_check(frame: pd.DataFrame, result) -> list[CheckResult]:
 
 
 def _value_checks(frame: pd.DataFrame, result) -> list[CheckResult]:
-    results = []
-    for column, (low, high) in WEATHER_BOUNDS.items():
-        unit = WEATHER_COLUMNS[column]
-        values = pd.to_numeric(frame[column], errors="coerce").astype(float)
-        finite = np.isfinite(values.to_numpy())
-        if not finite.all():
-            first = frame.index[~finite][0]
-            empty = int((~finite).sum())
-            message = f"weather has a gap: {empty} empty or infinite hours in {column}, first at {first}"
-            results.append(result("weather-gaps", column, False, message))
-            continue
-        outside = (values < low) | (values > high)
-        if outside.any():
-            worst = float(values[outside].iloc[0])
-            hint = ""
-            if column == "temperature_c" and low <= worst - KELVIN_OFFSET <= high:
-                hint = f"; {worst:g} looks like kelvin: that is {worst - KELVIN_OFFSET:g} degC"
-            message = (
-                f"{int(outside.sum())} hours of {column} outside [{low:g}, {high:g}] {unit}, "
-                f"first {worst:g} at {values.index[outside.to_numpy()][0]}{hint}"
-            )
-            results.append(result("weather-range", column, False, message))
-            continue
-        results.append(
-            result("weather-range", column, True, f"every hour in [{low:g}, {high:g}] {unit}")
-        )
-    return results
+    def hint(column: str, worst: float, low: float, high: float) -> str:
+        if column == "temperature_c" and low <= worst - KELVIN_OFFSET <= high:
+            return f"; {worst:g} looks like kelvin: that is {worst - KELVIN_OFFSET:g} degC"
+        return ""
+
+    return bounds_checks(frame, WEATHER_BOUNDS, WEATHER_COLUMNS, result, what="weather", hint=hint)
 
 
 def _unit_checks(frame: pd.DataFrame, result) -> list[CheckResult]:
