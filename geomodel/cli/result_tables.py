@@ -8,7 +8,8 @@ from typing import Any
 from rich.markup import escape
 
 from geomodel.cli.output import console, print_table
-from geomodel.results.kpis import KPI_SPECS
+from geomodel.results.kpis import KPI_SPECS, PLANNING_ONLY_KPIS
+from geomodel.results.planning import is_planning
 
 
 def print_result(result, title: str) -> None:
@@ -29,11 +30,13 @@ def print_result(result, title: str) -> None:
 
 
 def print_kpi_table(result, title: str) -> None:
-    """The KPI table with units."""
+    """The KPI table with units; the planning KPIs only for a scenario that may build
+    (``--json`` and the Dataset keep them all)."""
+    planning = result.inputs is not None and is_planning(result.inputs)
     rows = [
         {"kpi": name, "value": result.kpis[name], "units": units}
         for name, (units, _) in KPI_SPECS.items()
-        if name in result.kpis
+        if name in result.kpis and (planning or name not in PLANNING_ONLY_KPIS)
     ]
     print_table(rows, {"kpi": "KPI", "value": "value", "units": "units"}, title=title)
 

@@ -13,7 +13,10 @@ and each part is priced at the step's average cost and carbon per MWh at that
 site (``energy_cost_usd`` / ``energy_mwh``), so a battery's cheaper or dearer
 energy is shared by whoever used power in that hour. Energy bought in a step
 where the site used none (a battery charging at an empty site) has no user and
-stays **unattributed**. Every part is read from Dataset variables, so the rows
+stays **unattributed**. Data that jobs moved away from their origin adds the
+network's emissions (in ``emissions_tco2``) in a row of its own, with no MWh (the
+network's energy is not the sites', ``transfer_energy_mwh``) and no energy cost (its
+transfer price is ``transfer_cost_usd``). Every part is read from Dataset variables, so the rows
 stay true when the power model changes (e.g. idle chips switched off).
 """
 
@@ -95,8 +98,9 @@ def add_energy_breakdown(results: xr.Dataset, inputs: xr.Dataset, weight_hours: 
 
 
 def breakdown_table(results: xr.Dataset) -> pd.DataFrame:
-    """One row per job, service, idle chips and DCI (and unattributed supply if any), with
-    energy (MWh), emissions (tCO2e) and energy cost (USD); the columns sum to the KPIs."""
+    """One row per job, service, idle chips and DCI (and data moved and unattributed supply
+    if any), with energy (MWh), emissions (tCO2e) and energy cost (USD); the columns sum to
+    the KPIs."""
     rows = []
     for kind, shown in (("job", "training job"), ("service", "inference service")):
         if not results.sizes.get(kind) or f"{kind}_energy_mwh" not in results:
@@ -122,6 +126,21 @@ def breakdown_table(results: xr.Dataset) -> pd.DataFrame:
                     **{s: float(results[f"{part}_{s}"].sum()) for s in MEASURES},
                 }
             )
+    moved = (
+        float(results["job_transfer_emissions_tco2"].sum())
+        if "job_transfer_emissions_tco2" in results
+        else 0.0
+    )
+    if moved > 0:  # the network's energy is not the sites' energy: no MWh, no energy cost
+        rows.append(
+            {
+                "kind": "overhead",
+                "name": "data moved (network)",
+                "energy_mwh": np.nan,
+                "emissions_tco2": moved,
+                "cost_usd": 0.0,
+            }
+        )
     if "unattributed_cost_usd" in results:
         extra = {s: float(results[f"unattributed_{s}"].sum()) for s in ("emissions_tco2", "cost_usd")}
         if any(abs(v) > 0 for v in extra.values()):

@@ -207,13 +207,6 @@ def _idle_results(model, inputs: xr.Dataset, results: xr.Dataset) -> None:
         "MW",
         "facility power of chips powered on but not working (x PUE)",
     )
-    results["idle_energy_mwh"] = variable(
-        ("site", "time"),
-        facility_idle * model.weight_hours[None, :],
-        "MWh",
-        "facility energy of chips powered on but not working, in each step (weighted)",
-        weighted="time",
-    )
 
 
 def add_job_kpis(kpis: dict, results: xr.Dataset) -> None:

@@ -54,6 +54,21 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
 }
 
 
+#: KPIs that only mean something when the scenario may build (zero or an operational
+#: horizon's cost stretched to a year otherwise); text tables leave them out then.
+PLANNING_ONLY_KPIS = frozenset(
+    {
+        "capex_usd_per_year",
+        "fixed_om_usd_per_year",
+        "opex_usd",
+        "total_cost_usd_per_year",
+        "investment_cost_term_usd",
+        "fixed_om_cost_term_usd",
+        "storage_cost_term_usd",
+    }
+)
+
+
 def weighted_quantile(values: np.ndarray, weights: np.ndarray, quantile: float) -> float:
     """The ``quantile`` of ``values`` where each value counts ``weights`` times (NaN if none)."""
     mask = weights > 0

@@ -52,6 +52,8 @@ def test_report_prints_the_build_table(saved):
     assert len(lines) == 1, done.stdout
     cells = [cell.strip() for cell in lines[0].strip("│┃ ").split("│")]
     assert cells == ["systems", "gb200_nvl72", "s", "2.00", "systems", "10,000,000", "2,000,000"]
+    # a planning result's KPI table shows the planning KPIs (an operational one does not)
+    assert "capex_usd_per_year" in done.stdout and "total_cost_usd_per_year" in done.stdout
 
 
 def test_report_json_gives_the_build_rows(saved):

@@ -117,6 +117,18 @@ def test_run_prints_the_kpi_table_and_writes_the_results(runs, folder):
     assert "phases:" in done.stderr
 
 
+def test_an_operational_table_leaves_out_the_planning_kpis(runs):
+    """The quickstart builds nothing: capex and fixed O&M would be 0 and a year's total
+    its 48 h of energy stretched to a year, so the text table leaves them out; JSON keeps
+    them (a planning result shows them: test_planning_cli.py)."""
+    shown = "\n".join(table(runs["table"].stdout))
+    for name in ("capex_usd_per_year", "total_cost_usd_per_year", "investment_cost_term_usd"):
+        assert name not in shown
+    assert "cost_usd" in shown and "usd_per_eflop" in shown
+    kpis = json.loads(runs["set"].stdout)["kpis"]
+    assert kpis["capex_usd_per_year"] == 0
+
+
 def test_report_prints_the_same_table_as_the_run(runs):
     assert runs["report"].returncode == 0, runs["report"].stderr
     assert table(runs["report"].stdout) == table(runs["table"].stdout)

@@ -10,12 +10,15 @@ written here; energy = IT power x PUE x hours.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import scenario_builder as sb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from geomodel.results.breakdown import breakdown_table
 from geomodel.results.jobs import member_schedule
 
 REL = 1e-6
@@ -129,6 +132,15 @@ def test_a_job_moves_away_from_its_data_only_when_the_energy_saved_pays_the_tran
     assert result.kpis["transfer_emissions_tco2"] == pytest.approx(
         moved * 0.00375 / 1000 * 0.1, abs=1e-12
     )
+    # the breakdown shows those emissions in a row of their own, with no MWh of the sites
+    rows = breakdown_table(result.dataset).set_index("name")
+    if moves:
+        network = rows.loc["data moved (network)"]
+        assert network["emissions_tco2"] == pytest.approx(moved * 0.00375 / 1000 * 0.1, rel=1e-9)
+        assert math.isnan(network["energy_mwh"]) and network["cost_usd"] == 0
+    else:
+        assert "data moved (network)" not in rows.index
+    assert rows["emissions_tco2"].sum() == pytest.approx(result.kpis["emissions_tco2"], rel=1e-9)
 
 
 def test_the_data_must_arrive_before_a_job_starts_away_from_its_origin(tmp_path, catalog):
