@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Annotated
 
 import numpy as np
 import pandas as pd
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from geomodel.catalog.entries import CatalogEntry, check_time_index
 from geomodel.geo import Location, geodesic_km
 
+#: Text that may not be empty.
+NonEmptyText = Annotated[str, StringConstraints(min_length=1)]
 #: Columns of the frame a weather point returns, with units.
 WEATHER_COLUMNS: dict[str, str] = {
     "temperature_c": "degC",
@@ -46,8 +49,7 @@ class WeatherPoint(CatalogEntry):
     """
 
     location: Location = Field(description="where the weather is measured or modelled")
-    zone: str = Field(
-        min_length=1,
+    zone: NonEmptyText = Field(
         max_length=64,
         description="the area the point stands for, as result notes name it (a grid zone, a city)",
     )
@@ -56,13 +58,11 @@ class WeatherPoint(CatalogEntry):
         le=1000,
         description="farthest great-circle km at which a site takes this point's weather",
     )
-    basis: str = Field(
-        min_length=1,
+    basis: NonEmptyText = Field(
         max_length=200,
         description="what the hourly weather rests on, as result notes say it ('measured 2023')",
     )
-    licence: str = Field(
-        min_length=1,
+    licence: NonEmptyText = Field(
         max_length=500,
         description="licence and attribution to keep with any copy or table derived from the data",
     )
