@@ -21,6 +21,16 @@ HEADLINE: dict[str, str] = {
     "renewable_share": "Renewables",
     "objective": "Objective",
 }
+#: KPIs shown first for a plan (a run with build options), with their whole label (units
+#: included: a metric beside the knobs holds about 17 characters): what the plan costs a
+#: year and per unit of compute (docs/planning.md, "Results")
+PLANNING_HEADLINE: dict[str, str] = {
+    "total_cost_usd_per_year": "Total (USD/year)",
+    "capex_usd_per_year": "Capex (USD/year)",
+    "fixed_om_usd_per_year": "O&M (USD/year)",
+    "usd_per_eflop": "USD per EFLOP",
+    "usd_per_mtoken": "USD per Mtoken",
+}
 #: KPIs where a larger value is better (metric deltas are coloured accordingly)
 HIGHER_IS_BETTER = frozenset({"renewable_share"})
 
@@ -31,8 +41,15 @@ def kpi_units(name: str) -> str:
     return "%" if units == "1" else units
 
 
+def headline(planning: bool = False) -> list[str]:
+    """The KPIs shown as metrics: a plan's costs first, then those of every run."""
+    return [*(PLANNING_HEADLINE if planning else ()), *HEADLINE]
+
+
 def kpi_label(name: str) -> str:
-    """``"Energy cost (USD)"``."""
+    """``"Energy cost (USD)"``, ``"USD per EFLOP"``."""
+    if name in PLANNING_HEADLINE:
+        return PLANNING_HEADLINE[name]
     label = HEADLINE.get(name, name.replace("_", " "))
     units = kpi_units(name)
     return f"{label} ({units})" if units else label

@@ -15,14 +15,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from geomodel.scenario import Problem, Scenario
+from geomodel.scenario.build_options import plans_anything
 
-#: top-level scenario section -> title; knobs and problems are grouped by these
+#: the knob section of a plan's build options (``sites.*.build``, ``links.candidates``)
+#: and ``finance``; drawn only for a scenario that plans
+PLANNING = "planning"
+#: knob section -> title; knobs and problems are grouped by these (each a top-level
+#: scenario section, but PLANNING)
 SECTIONS: dict[str, str] = {
     "time": "Horizon",
     "sites": "Sites",
     "regions": "Demand",
     "links": "DCI links",
     "objective": "Objective",
+    PLANNING: "Planning",
     "solver": "Solver",
 }
 #: problems of any other section (training, inference, latency, ...) or of the file
@@ -41,11 +47,18 @@ class KnobValues:
     systems: dict[str, dict[str, int]] = field(default_factory=dict)  #: site -> system -> count
     demand_scale: float = 1.0  #: multiplies every regions.*.demand.*.scale
     time_limit: float = 600.0  #: s, at most the app's cap
+    #: finance.discount_rate (1/year); None when the scenario builds nothing
+    discount_rate: float | None = None
+    #: site -> sites.<site>.build.power_envelope.max (MW): the most facility power after building
+    envelope_caps: dict[str, float] = field(default_factory=dict)
+    #: site -> system -> sites.<site>.build.systems.<system>.max: the most systems after building
+    system_caps: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def defaults(scenario: Scenario, time_limit_cap: float) -> KnobValues:
     """The knob values the scenario file (with its variants) has."""
     mesh = scenario.links.mesh
+    builds = {name: site.build for name, site in scenario.sites.items() if site.build is not None}
     return KnobValues(
         hours=int(scenario.time.horizon_hours),
         carbon_price=float(scenario.objective.carbon_price),
@@ -55,6 +68,17 @@ def defaults(scenario: Scenario, time_limit_cap: float) -> KnobValues:
         systems={name: dict(site.systems) for name, site in scenario.sites.items()},
         demand_scale=1.0,
         time_limit=min(float(scenario.solver.time_limit), time_limit_cap),
+        discount_rate=float(scenario.finance.discount_rate) if plans_anything(scenario) else None,
+        envelope_caps={
+            name: float(build.power_envelope.max)
+            for name, build in builds.items()
+            if build.power_envelope is not None
+        },
+        system_caps={
+            name: {system: int(option.max) for system, option in build.systems.items()}
+            for name, build in builds.items()
+            if build.systems
+        },
     )
 
 
@@ -88,9 +112,31 @@ def overrides(scenario: Scenario, values: KnobValues, time_limit_cap: float) -> 
                 found[f"sites.{name}.systems.{system}"] = int(count)
     if _differs(values.demand_scale, 1.0):
         found.update(_demand_overrides(scenario, values.demand_scale))
+    found.update(_planning_overrides(scenario, values))
     limit = min(float(values.time_limit), time_limit_cap)
     if _differs(limit, scenario.solver.time_limit):
         found["solver.time_limit"] = limit
+    return found
+
+
+def _planning_overrides(scenario: Scenario, values: KnobValues) -> dict[str, Any]:
+    """Discount rate and the build caps of each site, where they differ from the file."""
+    found: dict[str, Any] = {}
+    if values.discount_rate is not None and _differs(
+        values.discount_rate, scenario.finance.discount_rate
+    ):
+        found["finance.discount_rate"] = float(values.discount_rate)
+    for name, site in scenario.sites.items():
+        build = site.build
+        if build is None:
+            continue
+        cap, envelope = values.envelope_caps.get(name), build.power_envelope
+        if envelope is not None and cap is not None and _differs(cap, envelope.max):
+            found[f"sites.{name}.build.power_envelope.max"] = float(cap)
+        for system, most in values.system_caps.get(name, {}).items():
+            option = build.systems.get(system)
+            if option is not None and int(most) != option.max:
+                found[f"sites.{name}.build.systems.{system}.max"] = int(most)
     return found
 
 
@@ -152,6 +198,16 @@ def _apply(values: KnobValues, path: str, value: Any, cap: float, scales: dict[s
         values.systems[parts[1]][parts[3]] = int(value)
     elif parts[0] == "regions" and len(parts) == 5 and parts[2] == "demand" and parts[4] == "scale":
         scales[path] = float(value)
+    elif path == "finance.discount_rate" and values.discount_rate is not None:
+        values.discount_rate = float(value)
+    elif parts[0] == "sites" and parts[2:] == ["build", "power_envelope", "max"]:
+        if parts[1] not in values.envelope_caps:
+            return False
+        values.envelope_caps[parts[1]] = float(value)
+    elif parts[0] == "sites" and len(parts) == 6 and parts[2:4] == ["build", "systems"]:
+        if parts[5] != "max" or parts[4] not in values.system_caps.get(parts[1], {}):
+            return False
+        values.system_caps[parts[1]][parts[4]] = int(value)
     else:
         return False
     return True
@@ -167,8 +223,14 @@ def _common_factor(scenario: Scenario, scales: dict[str, float]) -> float | None
 
 
 def section_of(problem: Problem) -> str:
-    """The knob section a problem belongs under (``other`` when no knob section fits)."""
-    head = problem.path.split(".", 1)[0].split("[", 1)[0]
+    """The knob section a problem belongs under (``other`` when no knob section fits):
+    build options and finance under planning, else the path's top-level section."""
+    parts = problem.path.split(".")
+    head = parts[0].split("[", 1)[0]
+    if head == "finance" or (head == "sites" and parts[2:3] == ["build"]):
+        return PLANNING
+    if head == "links" and len(parts) > 1 and parts[1].split("[", 1)[0] == "candidates":
+        return PLANNING
     return head if head in SECTIONS else OTHER
 
 

@@ -21,6 +21,7 @@ from ruamel.yaml import YAML
 
 from geomodel.catalog import Catalog
 from geomodel.scenario import Problem, Scenario, ScenarioError, load_scenario, load_scenario_text
+from geomodel.scenario.load import ParsedSetOptions
 from geomodel.scenario.problems import Position
 from geomodel.ui.paths import MAX_UPLOAD_BYTES
 
@@ -96,7 +97,8 @@ class Recipe:
 
 def describe_overrides(overrides: dict[str, Any]) -> list[str]:
     """The overrides in short words: ``carbon_price=50``, ``abilene.power_envelope=150``,
-    ``demand scale=1.5`` (one entry for the demand knob's many paths)."""
+    ``abilene.max MW=300`` (a build cap), ``demand scale=1.5`` (one entry for the demand
+    knob's many paths)."""
     words: list[str] = []
     scales: list[float] = []
     for path, value in overrides.items():
@@ -106,7 +108,9 @@ def describe_overrides(overrides: dict[str, Any]) -> list[str]:
         if parts[0] == "regions" and parts[-1] == "scale":
             scales.append(float(value))
             continue
-        if parts[0] == "sites":
+        if parts[0] == "sites" and parts[2:3] == ["build"]:  # a build cap
+            name = f"{parts[1]}.max " + ("MW" if parts[3] == "power_envelope" else parts[-2])
+        elif parts[0] == "sites":
             name = ".".join(p for i, p in enumerate(parts[1:]) if not (i == 1 and p == "systems"))
         else:
             name = parts[-1]
@@ -128,8 +132,10 @@ def _yaml_value(value: Any) -> str:
 
 
 def load_recipe(recipe: Recipe, catalog: Catalog, folder: Path) -> Scenario:
-    """Load and validate; raises :class:`ScenarioError` with every problem."""
+    """Load and validate; raises :class:`ScenarioError` with every problem. The knobs'
+    overrides are ``--set`` options, and their problems say so, in the CLI's words."""
     folder = folder.resolve()
+    overrides = ParsedSetOptions(recipe.overrides)
     if recipe.source == "bundled":
         path = (folder / recipe.name).resolve()
         if path.parent != folder or not path.is_file():
@@ -137,10 +143,8 @@ def load_recipe(recipe: Recipe, catalog: Catalog, folder: Path) -> Scenario:
                 [Problem("", f"no bundled scenario named {recipe.name!r}", Position(recipe.name))],
                 recipe.name,
             )
-        return load_scenario(path, recipe.variants, recipe.overrides, catalog)
-    return load_scenario_text(
-        recipe.text, folder, recipe.name, recipe.variants, recipe.overrides, catalog
-    )
+        return load_scenario(path, recipe.variants, overrides, catalog)
+    return load_scenario_text(recipe.text, folder, recipe.name, recipe.variants, overrides, catalog)
 
 
 #: what an uploaded scenario's file name must end with

@@ -35,6 +35,7 @@ def solve_recipe(recipe_data: dict[str, Any], scenario_hash: str, folder: str) -
     from geomodel import __version__
     from geomodel.api import solve_inputs
     from geomodel.inputs.build import build_inputs
+    from geomodel.results.planning import is_planning
 
     store = RunStore(folder)
     recipe = Recipe.from_dict(recipe_data)
@@ -60,6 +61,7 @@ def solve_recipe(recipe_data: dict[str, Any], scenario_hash: str, folder: str) -
             "recipe": {k: v for k, v in recipe.as_dict().items() if k != "text"},
             "command": recipe.command(),
             "status": result.status,
+            "planning": is_planning(inputs),  # a plan: its build and costs are shown
             "kpis": result.kpis,
             "messages": result.messages,
             "started_at": started,

@@ -5,9 +5,13 @@ open; switch to europe-nordics; run; check the run is the file (scenario hash as
 library loads it, KPIs as ``geomodel run ... --json``); change the carbon price; visit
 another page and come back (the file and the knob stay); run; compare; open the
 results and see the result map on world outlines with its legend; upload an alias bomb,
-a too-large file and a file that is not YAML and see each refusal on the page. Along
-the way nothing on the page is cut off at 1280 and 1440 px, and screenshots land in
-``test-artifacts/`` (docs/images/ holds copies for docs/app.md).
+a too-large file and a file that is not YAML and see each refusal on the page. Then a
+plan (issue 16): run plan-small.yaml (its costs as ``geomodel run ... --json`` gives
+them), raise Abilene's build cap with its knob and run again, compare the two plans
+(their build differences and maps), and open the first plan's Build tab (map, cost
+breakdown, build table). Along the way nothing on the page is cut off at 1280 and
+1440 px, and screenshots land in ``test-artifacts/`` (docs/images/ holds copies for
+docs/app.md).
 
 Playwright's own browser download cannot work here, so the test uses the system
 Chromium at /usr/bin/chromium (``apt-get install chromium``; ``.ci/run`` does it)
@@ -33,7 +37,7 @@ import pytest
 
 from geomodel.scenario import load_scenario
 from geomodel.ui.components.basemap import LAND_FILL
-from geomodel.ui.format import HEADLINE, format_metric, kpi_label
+from geomodel.ui.format import format_metric, headline, kpi_label
 from geomodel.ui.paths import MAX_UPLOAD_BYTES
 from geomodel.ui.runs import RunStore
 
@@ -55,6 +59,8 @@ START_TIMEOUT_S = 90
 RUN_TIMEOUT_MS = 240_000
 SCENARIO = "europe-nordics.yaml"
 CARBON = "Carbon price (USD/tCO2)"
+PLAN = "plan-small.yaml"
+PLAN_CAP = "abilene: most gb200_nvl72"
 
 pytestmark = [
     pytest.mark.slow,
@@ -134,9 +140,9 @@ def server(tmp_path):
         _stop(process)
 
 
-def _cli(*args: str) -> subprocess.Popen:
+def _cli(*args: str, scenario: str = SCENARIO) -> subprocess.Popen:
     return subprocess.Popen(
-        [*_script("geomodel"), "run", f"scenarios/{SCENARIO}", "--json", *args],
+        [*_script("geomodel"), "run", f"scenarios/{scenario}", "--json", *args],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -193,8 +199,8 @@ def _metrics(page) -> dict[str, str]:
     return previous or {}
 
 
-def _assert_matches_cli(shown: dict[str, str], cli_kpis: dict) -> None:
-    for name in HEADLINE:
+def _assert_matches_cli(shown: dict[str, str], cli_kpis: dict, planning: bool = False) -> None:
+    for name in headline(planning):
         assert shown[kpi_label(name)] == format_metric(name, cli_kpis.get(name)), name
 
 
@@ -213,8 +219,32 @@ def _screenshot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"app-{name}.png"), full_page=True)
 
 
-def _run_and_wait(page) -> None:
+def _screenshot_between(page, name: str, first: str, last: str) -> None:
+    """The main column from the text ``first`` to the end of the last text ``last``, on a
+    page tall enough to hold both (a long page scrolls inside Streamlit's main column)."""
+    page.set_viewport_size({"width": 1280, "height": 4800})
+    page.mouse.move(5, 5)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.wait_for_timeout(2500)  # let the maps draw again at the new size
+    main = page.locator('[data-testid="stMain"]').bounding_box()
+    top = page.get_by_text(first).first.bounding_box()["y"] - 16
+    end = page.get_by_text(last).last.bounding_box()
+    left = main["x"] + 2  # not the sidebar's edge
+    bottom = end["y"] + end["height"] + 16
+    clip = {"x": left, "y": top, "width": main["width"] - 2, "height": bottom - top}
+    page.screenshot(path=str(ARTIFACTS / f"app-{name}.png"), clip=clip, full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 2400})
+
+
+def _run_and_wait(page, cache: Path) -> None:
+    """Run what the page shows and wait for its record in the run cache and its link (a
+    link still on the page from the run before may linger while the page reruns)."""
+    before = len(RunStore(cache).records())
     page.get_by_role("button", name=re.compile(r"^Run")).first.click()
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    while len(RunStore(cache).records()) == before:
+        assert time.monotonic() < deadline, "the run did not finish"
+        time.sleep(0.5)
     page.get_by_role("link", name="Open the results").wait_for(timeout=RUN_TIMEOUT_MS)
 
 
@@ -249,7 +279,9 @@ def _upload(page, name: str, data: bytes, expected: str) -> None:
 def test_the_planners_walk_in_headless_chromium(server, catalog):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     url, cache = server
+    # the CLI's runs, to check the app's against, solve while the browser walks
     base_cli, carbon_cli = _cli(), _cli("--set", "objective.carbon_price=50")
+    plan_cli = _cli(scenario=PLAN)
     file_hash = load_scenario(REPO / "scenarios" / SCENARIO, catalog=catalog).origin.scenario_hash
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as playwright:
@@ -271,7 +303,7 @@ def test_the_planners_walk_in_headless_chromium(server, catalog):
                 ".some(i => i.value === '168')",
                 timeout=60_000,
             )
-            _run_and_wait(page)
+            _run_and_wait(page, cache)
             first = RunStore(cache).records()[0]
             assert first["hash"] == file_hash
             assert first["label"] == SCENARIO
@@ -289,7 +321,7 @@ def test_the_planners_walk_in_headless_chromium(server, catalog):
             assert _knob(page, CARBON).input_value() == "50.00"
             # the page shows (and writes to its address) the same file with the same edit
             page.wait_for_url(re.compile(r"scenario=europe-nordics\.yaml&set=objective\.carbon_price"))
-            _run_and_wait(page)
+            _run_and_wait(page, cache)
             second = RunStore(cache).records()[0]
             assert second["label"] == f"{SCENARIO} · carbon_price=50"
             assert second["command"].endswith("--set objective.carbon_price=50.0")
@@ -335,9 +367,65 @@ def test_the_planners_walk_in_headless_chromium(server, catalog):
             page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=60_000)
             _assert_nothing_cut_off(page, "the tools page")
             _screenshot(page, "tools")
+
+            _walk_a_plan(page, url, cache, catalog, plan_cli)
         finally:
             browser.close()
-            for cli in (base_cli, carbon_cli):
+            for cli in (base_cli, carbon_cli, plan_cli):
                 if cli.poll() is None:
                     cli.kill()
     assert (ARTIFACTS / "app-results.png").stat().st_size > 10_000
+    assert (ARTIFACTS / "app-plan-build.png").stat().st_size > 10_000
+
+
+def _walk_a_plan(page, url: str, cache: Path, catalog, plan_cli: subprocess.Popen) -> None:
+    """Run plan-small.yaml (checked against ``plan_cli``), raise a build cap and run again,
+    compare the two plans, open the first one's Build tab."""
+    plan_hash = load_scenario(REPO / "scenarios" / PLAN, catalog=catalog).origin.scenario_hash
+    page.get_by_role("link", name="Scenario").first.click()
+    page.locator('[data-testid="stRadio"]').get_by_text("Bundled scenario").click()
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Bundled scenario").click()
+    page.get_by_role("option", name=PLAN).click()
+    page.wait_for_url(re.compile(r"scenario=plan-small"), timeout=60_000)
+    _knob(page, PLAN_CAP).wait_for(timeout=60_000)
+    # the link to the last run goes: the scenario on the page is a new one, not yet run
+    page.get_by_role("link", name="Open the results").wait_for(state="detached", timeout=60_000)
+    _run_and_wait(page, cache)
+    first = RunStore(cache).records()[0]
+    assert first["hash"] == plan_hash and first["planning"] is True
+    _assert_matches_cli(_metrics(page), _cli_kpis(plan_cli), planning=True)
+
+    # a planning knob: room for 1,200 racks at Abilene
+    _knob(page, PLAN_CAP).fill("1200")
+    _knob(page, PLAN_CAP).press("Enter")
+    page.wait_for_url(re.compile(r"gb200_nvl72\.max%3D1200"), timeout=60_000)
+    # the first run's link goes: the scenario on the page is a new one, not yet run
+    page.get_by_role("link", name="Open the results").wait_for(state="detached", timeout=60_000)
+    _run_and_wait(page, cache)
+    assert RunStore(cache).records()[0]["label"] == f"{PLAN} · abilene.max gb200_nvl72=1200"
+    _assert_nothing_cut_off(page, "a plan's scenario page")
+
+    # the two plans side by side: what each builds, what it costs, where
+    page.get_by_role("link", name="Compare").first.click()
+    page.get_by_text("What was built: the decisions that differ").wait_for(timeout=60_000)
+    page.get_by_text("Where each plan builds").wait_for(timeout=60_000)
+    maps = page.locator('[data-testid="stDeckGlJsonChart"]')
+    maps.nth(1).locator("canvas").first.wait_for(timeout=60_000)
+    assert maps.count() == 2
+    page.wait_for_timeout(2500)  # let deck.gl draw
+    _assert_nothing_cut_off(page, "two plans compared")
+    _screenshot_between(
+        page, "plan-compare", "What was built: the decisions that differ", "Outlines: Natural Earth"
+    )
+
+    # the first plan's Build tab: the map by what was built, the costs, the build table
+    page.goto(f"{url}/results?run={plan_hash}")
+    page.get_by_role("tab", name="Build").wait_for(timeout=60_000)
+    page.get_by_text("Ring: chips after building").wait_for(timeout=60_000)
+    page.get_by_text("What the plan costs a year").wait_for(timeout=60_000)
+    page.locator('[data-testid="stDeckGlJsonChart"]').first.locator("canvas").first.wait_for(
+        timeout=60_000
+    )
+    page.wait_for_timeout(2500)
+    _assert_nothing_cut_off(page, "a plan's results")
+    _screenshot_between(page, "plan-build", "Total (USD/year)", "In all:")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from geomodel.scenario import ScenarioError
+from geomodel.scenario import Problem, ScenarioError
 from geomodel.ui import knobs
 from geomodel.ui.paths import scenarios_dir
 from geomodel.ui.recipe import (
@@ -116,3 +116,67 @@ def test_upload_labels_keep_the_last_part_of_the_name():
     assert upload_label("C:\\Users\\me\\plan.yaml") == "plan.yaml"
     assert upload_label("plan.YML") == "plan.YML"
     assert upload_text("plan.YML", b"name: x\n") == "name: x\n"
+
+
+@pytest.fixture(scope="module")
+def plan_small(catalog):
+    return load_recipe(Recipe("bundled", "plan-small.yaml"), catalog, scenarios_dir())
+
+
+def test_a_plan_has_planning_knobs_and_a_dispatch_scenario_has_none(plan_small, quickstart):
+    values = knobs.defaults(plan_small, CAP)
+    # as plan-small.yaml gives them: finance.discount_rate, and each site's build maxima
+    assert values.discount_rate == 0.07
+    assert values.envelope_caps == {"abilene": 300.0, "the_dalles": 150.0}
+    assert values.system_caps == {"abilene": {"gb200_nvl72": 1000}, "the_dalles": {"gb200_nvl72": 800}}
+    plain = knobs.defaults(quickstart, CAP)
+    assert plain.discount_rate is None and not plain.envelope_caps and not plain.system_caps
+
+
+def test_planning_knobs_become_overrides_and_come_back(plan_small):
+    values = knobs.defaults(plan_small, CAP)
+    values.discount_rate = 0.1
+    values.envelope_caps["abilene"] = 250.0
+    values.system_caps["the_dalles"]["gb200_nvl72"] = 400
+    written = knobs.overrides(plan_small, values, CAP)
+    assert written == {
+        "finance.discount_rate": 0.1,
+        "sites.abilene.build.power_envelope.max": 250.0,
+        "sites.the_dalles.build.systems.gb200_nvl72.max": 400,
+    }
+    again, ignored = knobs.values_from_overrides(plan_small, written, CAP)
+    assert ignored == [] and again == values
+    # a build field no knob writes, or a site or system without a build option, is set apart
+    _, ignored = knobs.values_from_overrides(
+        plan_small,
+        {
+            "sites.council_bluffs.build.power_envelope.max": 120.0,
+            "sites.abilene.build.systems.gb200_nvl72.capex": 1.0,
+            "sites.abilene.build.systems.hgx_h100_8.max": 10,
+        },
+        CAP,
+    )
+    assert len(ignored) == 3
+    assert describe_overrides(written) == [
+        "discount_rate=0.1",
+        "abilene.max MW=250",
+        "the_dalles.max gb200_nvl72=400",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "section"),
+    [
+        ("finance.discount_rate", "planning"),
+        ("finance.lifetimes.solar", "planning"),
+        ("sites.a.build.systems.gb200_nvl72.max", "planning"),
+        ("sites.a.build", "planning"),
+        ("links.candidates[0].sites[1]", "planning"),
+        ("links.mesh.technology", "links"),
+        ("sites.a.power_envelope", "sites"),
+        ("sites.build.systems", "sites"),  # a site named "build"
+        ("training.pretrain.compute", knobs.OTHER),
+    ],
+)
+def test_planning_problems_go_under_planning(path, section):
+    assert knobs.section_of(Problem(path, "bad")) == section

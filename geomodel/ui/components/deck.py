@@ -10,6 +10,7 @@ outlines (:mod:`basemap`), and a legend says what colours and sizes mean.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,9 +65,14 @@ class MapDrawing:
 
 
 def site_frame(inputs: xr.Dataset) -> pd.DataFrame:
-    """One row per site: location, chips installed, power envelope, mean grid carbon."""
+    """One row per site: location, chips installed, power envelope, mean grid carbon, and
+    in planning mode the chips and facility MW that may be added."""
     chips = inputs["chips_installed"].sum("system") if "system" in inputs.dims else 0
     carbon = inputs["grid_carbon_kg_per_mwh"].mean("time")
+    more_chips = more_mw = np.zeros(inputs.sizes["site"])  # planning: room to build
+    if "build_max_systems" in inputs:
+        more_chips = (inputs["build_max_systems"] * inputs["chips_per_system"]).sum("system").values
+        more_mw = inputs["build_max_envelope_mw"].values
     return pd.DataFrame(
         {
             "site": inputs["site"].values.astype(str),
@@ -76,6 +82,8 @@ def site_frame(inputs: xr.Dataset) -> pd.DataFrame:
             "power_envelope_mw": inputs["power_envelope_mw"].values,
             "grid_carbon_kg_per_mwh": carbon.values,
             "pue": inputs["pue"].weighted(inputs["weight"] * inputs["dt_hours"]).mean("time").values,
+            "may_add_chips": more_chips,
+            "may_add_mw": more_mw,
         }
     )
 
@@ -224,16 +232,60 @@ def deck(layers: list[pdk.Layer], view: View) -> pdk.Deck:
 
 
 def size_legend(
-    title: str, largest: float, unit: str, sizes=SITE_RADIUS, fill=(150, 150, 150, 200)
+    title: str,
+    largest: float,
+    unit: str,
+    sizes=SITE_RADIUS,
+    fill=(150, 150, 150, 200),
+    shown_as: Callable[[float], str] = format_number,
+    figures: int | None = None,
 ) -> str:
-    """Three markers of the map's sizes: the largest value, a quarter and a twentieth of it."""
+    """Three markers of the map's sizes: the largest value, a quarter and a twentieth of it,
+    each rounded to ``figures`` significant figures if given (82,000 rather than 82,105),
+    its marker drawn for the rounded value."""
     if largest <= 0:
         return ""
-    shown = [
-        (radius(v, largest, sizes), f"{format_number(v)} {unit}")
-        for v in (largest, largest / 4, largest / 20)
-    ]
+    values = [largest, largest / 4, largest / 20]
+    if figures:
+        values = [float(f"{v:.{figures}g}") for v in values]
+    shown = [(radius(v, largest, sizes), f"{shown_as(v)} {unit}") for v in values]
     return key.circles(title, shown, fill)
+
+
+#: the fill of a site's ring (its capacity) under the disc of what is used or built
+RING_FILL = (255, 255, 255, 150)
+
+
+def ring_and_disc(sites: pd.DataFrame, ring_id: str, disc_id: str) -> list[pdk.Layer]:
+    """Each site as a pale ring of radius ``radius`` (a capacity) with a disc of radius
+    ``disc`` and colour ``color`` inside (what of it is used, or built)."""
+    return [
+        markers(sites, ring_id, "radius", list(RING_FILL), [70, 70, 70, 255], line_px=1.5),
+        markers(sites, disc_id, "disc", "color", [40, 40, 40, 255], line_px=0.5),
+    ]
+
+
+def sized_regions(regions: pd.DataFrame) -> float:
+    """Give each user region (:func:`region_frame`) its radius by mean demand and its hover
+    text; returns the largest demand (token/s)."""
+    biggest = float(regions["demand_tokens_per_s"].max()) if len(regions) else 0.0
+    regions["radius"] = [radius(d, biggest, REGION_RADIUS) for d in regions["demand_tokens_per_s"]]
+    regions["tooltip"] = [
+        f"user region {r.region}\nmean demand {r.demand_tokens_per_s / 1e6:,.1f} M token/s"
+        for r in regions.itertuples()
+    ]
+    return biggest
+
+
+def region_legend(biggest: float) -> str:
+    """The legend part of user regions sized by demand."""
+    return size_legend(
+        "User regions (blue rings and names), demand:",
+        biggest / 1e6,
+        "M token/s",
+        REGION_RADIUS,
+        (*REGION, 40),
+    )
 
 
 def scenario_deck(
@@ -259,14 +311,14 @@ def scenario_deck(
         f"site {r.site}\n{r.chips:,.0f} chips installed\n"
         f"power envelope {r.power_envelope_mw:,.0f} MW, PUE {r.pue:.2f}\n"
         f"grid carbon {r.grid_carbon_kg_per_mwh:,.0f} kgCO2e/MWh (mean)"
+        + (
+            f"\nmay add up to {r.may_add_chips:,.0f} chips and {r.may_add_mw:,.0f} MW"
+            if r.may_add_chips > 0 or r.may_add_mw > 0
+            else ""
+        )
         for r in sites.itertuples()
     ]
-    biggest = float(regions["demand_tokens_per_s"].max()) if len(regions) else 0.0
-    regions["radius"] = [radius(d, biggest, REGION_RADIUS) for d in regions["demand_tokens_per_s"]]
-    regions["tooltip"] = [
-        f"user region {r.region}\nmean demand {r.demand_tokens_per_s / 1e6:,.1f} M token/s"
-        for r in regions.itertuples()
-    ]
+    biggest = sized_regions(regions)
     parts = [
         key.gradient(
             "Site colour: grid carbon",
@@ -279,13 +331,7 @@ def scenario_deck(
             largest,
             "chips" if size_by == "chips" else "MW",
         ),
-        size_legend(
-            "User regions (blue rings and names), demand:",
-            biggest / 1e6,
-            "M token/s",
-            REGION_RADIUS,
-            (*REGION, 40),
-        ),
+        region_legend(biggest),
     ]
     if len(links):
         parts.append(_colour_links(links, sites, link_colour_by))

@@ -13,7 +13,7 @@ from geomodel.catalog import Catalog
 from geomodel.scenario import Problem, Scenario
 from geomodel.ui import state
 from geomodel.ui.components.problems import show_problems
-from geomodel.ui.knobs import OTHER, SECTIONS, KnobValues
+from geomodel.ui.knobs import OTHER, PLANNING, SECTIONS, KnobValues
 
 HOURS_MAX = 8784  # a leap year
 
@@ -45,10 +45,13 @@ def knob_widgets(
         "regions": lambda: _demand(scenario, values, key),
         "links": lambda: _links(catalog, values, key),
         "objective": lambda: _objective(values, key),
+        PLANNING: lambda: _planning(scenario, values, key),
         "solver": lambda: _solver(values, time_limit_cap, key),
     }
     slots = {}
     for section, title in SECTIONS.items():
+        if section == PLANNING and values.discount_rate is None:
+            continue  # the scenario builds nothing: no planning knobs
         with st.container(border=True):
             st.markdown(f"**{title}**")
             editors[section]()
@@ -63,6 +66,11 @@ def show_section_problems(
     folder: Path,
 ) -> None:
     """Each section's problems under its widgets; the rest in a box of their own."""
+    hidden = [p for section, found in problems.items() if section not in slots for p in found]
+    if hidden:  # problems of a section whose knobs are not drawn go with the others
+        others = [*problems.get(OTHER, []), *hidden]
+        problems = {s: f for s, f in problems.items() if s in slots and s != OTHER}
+        problems[OTHER] = others
     for section, found in problems.items():
         if section == OTHER:
             with slots[OTHER].container(border=True):
@@ -94,7 +102,7 @@ def _sites(scenario: Scenario, values: KnobValues, key: Key) -> None:
         cells = st.columns(1 + max(1, len(systems)))
         values.envelopes[name] = cells[0].number_input(
             f"{name}: power envelope (MW)",
-            min_value=0.1,
+            min_value=0.0,
             value=float(values.envelopes[name]),
             step=10.0,
             key=key(f"sites.{name}.power_envelope"),
@@ -161,6 +169,48 @@ def _objective(values: KnobValues, key: Key) -> None:
         key=key("objective.latency_weight"),
         help="objective.latency_weight: cost of each ms of round trip per million served tokens",
     )
+
+
+def _planning(scenario: Scenario, values: KnobValues, key: Key) -> None:
+    """Discount rate, and per site the most facility power and systems after building."""
+    values.discount_rate = st.number_input(
+        "Discount rate (1/year, real)",
+        min_value=0.0,
+        value=float(values.discount_rate or 0.0),
+        step=0.01,
+        format="%.3f",
+        key=key("finance.discount_rate"),
+        help="finance.discount_rate: turns each asset's capex into a yearly annuity "
+        "(docs/planning.md); 0.05 is a utility's cost of capital, an operator's is often higher",
+    )
+    for name in scenario.sites:
+        systems = list(values.system_caps.get(name, {}))
+        has_envelope = name in values.envelope_caps
+        if not systems and not has_envelope:
+            continue
+        cells = iter(st.columns(max(2, int(has_envelope) + len(systems))))
+        if has_envelope:
+            values.envelope_caps[name] = next(cells).number_input(
+                f"{name}: most facility MW",
+                min_value=0.0,
+                value=float(values.envelope_caps[name]),
+                step=10.0,
+                key=key(f"sites.{name}.build.power_envelope.max"),
+                help=f"sites.{name}.build.power_envelope.max: facility power after building, "
+                "installed plus built",
+            )
+        for system in systems:
+            values.system_caps[name][system] = int(
+                next(cells).number_input(
+                    f"{name}: most {system}",
+                    min_value=0,
+                    value=int(values.system_caps[name][system]),
+                    step=10,
+                    key=key(f"sites.{name}.build.systems.{system}.max"),
+                    help=f"sites.{name}.build.systems.{system}.max: systems after building, "
+                    "installed plus built",
+                )
+            )
 
 
 def _solver(values: KnobValues, cap: float, key: Key) -> None:

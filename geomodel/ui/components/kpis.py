@@ -11,12 +11,12 @@ import streamlit as st
 
 from geomodel.results.kpis import KPI_SPECS
 from geomodel.ui.format import (
-    HEADLINE,
     HIGHER_IS_BETTER,
     fit_number,
     format_kpi,
     format_metric,
     format_number,
+    headline,
     kpi_label,
     kpi_units,
     kpi_value,
@@ -39,10 +39,14 @@ def kpi_delta(name: str, now: Any, then: Any) -> str | None:
 
 
 def show_kpis(
-    kpis: Mapping[str, Any], reference: Mapping[str, Any] | None = None, columns: int = 4
+    kpis: Mapping[str, Any],
+    reference: Mapping[str, Any] | None = None,
+    columns: int = 4,
+    planning: bool = False,
 ) -> None:
-    """The headline KPIs as metrics; with ``reference``, each with its change from it."""
-    names = [name for name in HEADLINE if name in kpis]
+    """The headline KPIs as metrics (a plan's costs first); with ``reference``, each with
+    its change from it."""
+    names = [name for name in headline(planning) if name in kpis]
     for start in range(0, len(names), columns):
         cells = st.columns(columns)
         for cell, name in zip(cells, names[start : start + columns], strict=False):

@@ -46,6 +46,18 @@ def circles(
     return f'<span style="{_BLOCK}"><b>{html.escape(title)}</b> {marks}</span>'
 
 
+def swatches(title: str, kinds: Sequence[tuple[Colour, str]], size_px: float = 12) -> str:
+    """Marker colours: (colour, what it stands for)."""
+    marks = "".join(
+        f'<span style="display:inline-flex;align-items:center;gap:3px">'
+        f'<span style="display:inline-block;width:{size_px:.0f}px;height:{size_px:.0f}px;'
+        f'border-radius:50%;background:{_rgb(c)};border:1px solid {_rgb((60, 60, 60))}"></span>'
+        f"{html.escape(text)}</span>"
+        for c, text in kinds
+    )
+    return f'<span style="{_BLOCK}"><b>{html.escape(title)}</b> {marks}</span>'
+
+
 def lines(title: str, kinds: Sequence[tuple[Colour, float, str]]) -> str:
     """Line colours and widths: (colour, width in pixels, what it stands for)."""
     marks = "".join(

@@ -29,9 +29,9 @@ from geomodel.ui.components.deck import (
     labelled,
     lines,
     link_layer,
-    markers,
     radius,
     region_layer,
+    ring_and_disc,
 )
 from geomodel.ui.format import format_number
 
@@ -250,8 +250,7 @@ def result_deck(
         lines(serving, "serving", [*REGION, 150], "width"),
         link_layer(links, width="width"),
         region_layer(regions),
-        markers(sites, "installed", "radius", [255, 255, 255, 150], [70, 70, 70, 255], line_px=1.5),
-        markers(sites, "working", "disc", "color", [40, 40, 40, 255], line_px=0.5),
+        *ring_and_disc(sites, "installed", "working"),
         label_layer(labels, placements, colours),
     ]
     parts = [

@@ -67,7 +67,9 @@ def show_status(status: RunStatus) -> None:
         timing = f" in {seconds:.1f} s" if isinstance(seconds, int | float) else ""
         if outcome in ("optimal", "time_limit"):
             st.success(f"Solved: {outcome}{timing}.", icon=":material/check_circle:")
-            show_kpis(record.get("kpis", {}), columns=KPI_COLUMNS)
+            show_kpis(
+                record.get("kpis", {}), columns=KPI_COLUMNS, planning=record.get("planning", False)
+            )
         else:
             st.error(f"No solution ({outcome}).", icon=":material/block:")
             show_messages(record.get("messages", []))

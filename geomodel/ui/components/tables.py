@@ -27,6 +27,12 @@ def rounded(frame: pd.DataFrame, spec: Spec) -> pd.DataFrame:
     return shown
 
 
+def full_height(frame: pd.DataFrame) -> int:
+    """Pixels that show every row of ``frame`` without scrolling (a heading and rows of
+    35 px): for short tables whose last row is the total."""
+    return 35 * (len(frame) + 1) + 3
+
+
 def show_table(frame: pd.DataFrame, spec: Spec, height: int | str = "auto") -> None:
     """``frame``'s spec'd columns with headings and grouped, rounded numbers."""
     shown = rounded(frame, spec)

@@ -16,6 +16,7 @@ from geomodel.ui import loaders, state
 from geomodel.ui.batch_folders import batch_folders, inside_root
 from geomodel.ui.components.charts import batch_scatter, pareto_mask
 from geomodel.ui.components.kpis import comparison_frame, show_kpis
+from geomodel.ui.components.plan_view import show_plan_comparison
 from geomodel.ui.components.problems import plain
 from geomodel.ui.components.run_panel import cache_folder, run_label
 from geomodel.ui.components.tables import show_table
@@ -87,13 +88,28 @@ def two_runs() -> None:
     else:
         show_table(differences, DIFFERENCE_TABLE)
     kpis_a, kpis_b = by_hash[a].get("kpis", {}), by_hash[b].get("kpis", {})
+    plans = [bool(by_hash[h].get("planning")) for h in (a, b)]
     st.markdown("**Run B, with its change from run A**")
-    show_kpis(kpis_b, reference=kpis_a)
+    show_kpis(kpis_b, reference=kpis_a, planning=any(plans))
     show_table(comparison_frame(kpis_a, kpis_b), COMPARISON_TABLE)
+    _plans(by_hash[a], by_hash[b], plans)
     commands = pd.DataFrame(
         {"run": ["A", "B"], "command": [by_hash[a].get("command", ""), by_hash[b].get("command", "")]}
     )
     show_table(commands, {"run": ("Run", None), "command": ("The same run on the command line", None)})
+
+
+def _plans(a: dict, b: dict, plans: list[bool]) -> None:
+    """Two plans side by side: their builds, costs and maps (both runs must be plans)."""
+    if not any(plans):
+        return
+    solved = all(r.get("status") in ("optimal", "time_limit") for r in (a, b))
+    if not all(plans) or not solved:
+        which = "run A" if not plans[0] else "run B" if not plans[1] else "a run without a solution"
+        st.info(f"Builds are compared between two solved plans; {which} is not one.")
+        return
+    folder = cache_folder()
+    show_plan_comparison(loaders.result(folder, a["hash"]), loaders.result(folder, b["hash"]))
 
 
 def batch_folder() -> None:

@@ -8,10 +8,13 @@ import pandas as pd
 import streamlit as st
 
 from geomodel.results.breakdown import breakdown_table
+from geomodel.results.planning import is_planning
 from geomodel.ui import loaders, state
 from geomodel.ui.components import charts
 from geomodel.ui.components.deck import HEIGHT
 from geomodel.ui.components.kpis import kpi_frame, show_kpis
+from geomodel.ui.components.plan import build_table
+from geomodel.ui.components.plan_view import show_plan
 from geomodel.ui.components.problems import plain, show_messages
 from geomodel.ui.components.result_map import ALL, result_deck
 from geomodel.ui.components.run_panel import cache_folder, run_label, show_status
@@ -69,14 +72,14 @@ def main() -> None:
         return
     for message in result.messages:
         st.warning(plain(message), icon=":material/warning:")
-    show_kpis(result.kpis)
+    show_kpis(result.kpis, planning=is_planning(result.inputs))
     _tabs(result)
 
 
 def _downloads(folder: str, record: dict, result) -> None:
     path = RunStore(folder).result_path(record["hash"])
     name = record.get("scenario_name") or "result"
-    left, right, _ = st.columns([1, 1, 2])
+    left, right, build = st.columns([1, 1, 2])
     left.download_button(
         "Results (NetCDF)",
         data=lambda: Path(path).read_bytes(),
@@ -93,10 +96,20 @@ def _downloads(folder: str, record: dict, result) -> None:
         icon=":material/table:",
         on_click="ignore",
     )
+    if result.status in SOLVED and is_planning(result.inputs):
+        build.download_button(
+            "Build table (CSV)",
+            data=build_table(result.dataset, result.inputs).to_csv(index=False),
+            file_name=f"{name}-{record['hash'][:8]}-build.csv",
+            mime="text/csv",
+            icon=":material/construction:",
+            on_click="ignore",
+        )
 
 
-#: the results page's tabs, in order
+#: the results page's tabs, in order; a plan's first tab shows what it built
 TABS = ["Map", "Power", "Placement", "Latency", "Utilisation", "DCI links", "Per workload", "All KPIs"]
+BUILD_TAB = "Build"
 SITE_TABLE = {
     "site": ("Site", None),
     "energy (MWh)": ("Energy (MWh)", 1),
@@ -121,7 +134,12 @@ KPI_TABLE = {
 
 def _tabs(result) -> None:
     data, inputs = result.dataset, result.inputs
-    where, power, placement, latency, utilisation, links, workloads, table = st.tabs(TABS)
+    planning = is_planning(inputs)
+    tabs = st.tabs([BUILD_TAB, *TABS] if planning else TABS)
+    if planning:
+        with tabs[0]:
+            show_plan(result)
+    where, power, placement, latency, utilisation, links, workloads, table = tabs[-len(TABS) :]
     with where:
         _result_map(data, inputs)
     with power:

@@ -1,0 +1,151 @@
+"""scenarios/plan-small.yaml says what its comments claim: the fleet, who reaches Seattle
+within the SLA, the costs it cites, the programme's size, and what the plan builds.
+
+Fleet, latency, costs and the programme are recomputed from the catalogue and DESIGN
+section 4's latency formula (as tests/test_example_scenarios.py does for the other
+examples); what it builds is read from two solves, the file and its ``abilene_1200``
+variant, against the claims of its "What it builds" comment.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from geomodel.api import solve
+from geomodel.geo import Location, geodesic_km
+from geomodel.scenario import load_scenario
+from geomodel.tools.reliability import goodput_factor
+
+PLAN = Path(__file__).resolve().parents[1] / "scenarios" / "plan-small.yaml"
+WEEK_S = 168 * 3600.0
+
+
+@pytest.fixture(scope="module")
+def scenario(catalog):
+    return load_scenario(PLAN, catalog=catalog)
+
+
+def _round_trip_ms(scenario, catalog, region: str, site: str) -> float:
+    """DESIGN section 4: great-circle km x route factor x fibre us/km x 2 + overhead."""
+    model = scenario.latency
+    us_per_km = catalog.link_technology(model.technology).latency_us_per_km
+    where = [Location(lat=x.lat, lon=x.lon) for x in (scenario.regions[region], scenario.sites[site])]
+    return geodesic_km(*where) * model.route_factor * us_per_km * 2 / 1000 + model.overhead
+
+
+def test_abilene_holds_43200_gb200_chips_drawing_79_mw_of_it(scenario, catalog):
+    rack = catalog.hardware_system("gb200_nvl72")
+    abilene = scenario.sites["abilene"]
+    assert abilene.systems == {"gb200_nvl72": 600}
+    assert 600 * rack.chips_per_system == 43_200
+    assert 600 * rack.power_kw_per_system / 1000 == pytest.approx(79.2)
+    assert rack.capex_usd_per_system == 3_000_000  # "~USD 3 M per rack"
+
+
+def test_only_the_new_site_reaches_seattle_within_the_sla(scenario, catalog):
+    sla = scenario.inference["chat"].sla
+    assert sla == 25
+    reach = {
+        region: {s for s in scenario.sites if _round_trip_ms(scenario, catalog, region, s) <= sla}
+        for region in scenario.regions
+    }
+    assert reach["seattle"] == {"the_dalles"}
+    for region in ("chicago", "dallas", "denver"):  # the others have an existing site in reach
+        assert reach[region] & {"abilene", "council_bluffs"}, region
+
+
+def test_the_programme_outgrows_abilene_in_a_week(scenario, catalog):
+    """3.0e25 FLOP a week is 1.56e27 a year; Abilene's 43,200 chips at the job's MFU and
+    goodput deliver less in a week, before serving any chat."""
+    job = scenario.training["programme"]
+    assert job.compute == pytest.approx(3.0e7)  # EFLOP
+    assert job.compute * 1e18 * 365 / 7 == pytest.approx(1.56e27, rel=0.01)
+    rack = catalog.hardware_system("gb200_nvl72")
+    goodput = goodput_factor(
+        rack, 43_200, job.checkpoint_gb / job.checkpoint_bandwidth / 60, job.restart
+    )
+    installed = 43_200 * rack.dense_pflops_per_chip(job.precision) * job.mfu * goodput * WEEK_S / 1000
+    assert installed < job.compute
+
+
+@pytest.mark.parametrize(
+    ("entry", "capex", "lifetime"),
+    [
+        ("datacentre_facility_ai", 12_694_500, 20),  # USD per MW of IT
+        ("site_land", 54_656_000, 100),
+        ("solar_pv_utility", 1_599_000, 30),  # USD per MW: 1,599 USD/kW
+        ("wind_onshore_plant", 1_682_000, 30),
+        ("battery_power", 457_000, 15),
+        ("battery_energy", 344_000, 15),  # USD per MWh
+    ],
+)
+def test_the_costs_it_cites_are_the_catalogues(catalog, entry, capex, lifetime):
+    cost = catalog.build_costs[entry]
+    assert cost.capex_usd_per_unit == capex
+    assert cost.lifetime_years == lifetime
+    assert cost.usd_year == 2024
+
+
+def test_facility_options_name_the_ai_hall_cost(scenario):
+    for site in ("abilene", "the_dalles"):
+        assert scenario.sites[site].build.power_envelope.cost == "datacentre_facility_ai"
+    assert scenario.finance.discount_rate == 0.07
+
+
+@pytest.fixture(scope="module")
+def plans(catalog):
+    return {
+        variant: solve(
+            load_scenario(PLAN, variants=[variant] if variant else [], catalog=catalog), catalog=catalog
+        )
+        for variant in (None, "abilene_1200")
+    }
+
+
+def built(result, variable: str, **where) -> float:
+    return float(result.dataset[variable].sel(**where).sum())
+
+
+def test_what_it_builds(plans):
+    """Abilene fills up to its 1,000-rack cap and The Dalles opens with racks for Seattle
+    and the training that no longer fits, one fibre pair to Abilene and wind on the BPA
+    grid; with room for 1,200 racks training stays at Abilene and The Dalles opens with
+    only what Seattle's chat needs."""
+    base, roomy = plans[None], plans["abilene_1200"]
+    for result in (base, roomy):
+        assert result.status == "optimal", result.messages
+        assert result.kpis["unserved_fraction"] == pytest.approx(0.0, abs=1e-9)
+        assert built(result, "site_opened", site="the_dalles") == pytest.approx(1.0)
+        assert built(result, "built_source_mw", site="the_dalles", source="wind_onshore") > 0
+        served = result.dataset["served_tokens_per_s"].sel(region="seattle").sum(("service", "time"))
+        assert float(served.sel(site="the_dalles")) == pytest.approx(float(served.sum()), rel=1e-9)
+    assert built(base, "built_systems", site="abilene") == pytest.approx(400, rel=1e-9)  # 600 + 400
+    assert built(base, "built_fibre_pairs", link="the_dalles--abilene") == pytest.approx(1.0)
+    training = base.dataset["training_chips"].sum(("job", "system", "time"))
+    assert float(training.sel(site="the_dalles")) > 0
+    # room for 1,200 racks: no training and no fibre to The Dalles, far fewer racks there
+    training = roomy.dataset["training_chips"].sum(("job", "system", "time"))
+    assert float(training.sel(site="the_dalles")) == pytest.approx(0.0, abs=1e-6)
+    assert float(roomy.dataset["built_fibre_pairs"].sum()) == pytest.approx(0.0, abs=1e-9)
+    assert (
+        built(roomy, "built_systems", site="the_dalles")
+        < built(base, "built_systems", site="the_dalles") / 4
+    )
+
+
+def test_the_readmes_numbers(plans):
+    """scenarios/README.md: about 551 M USD a year, three quarters of it the racks'
+    annuity; about 160 racks, 27 MW and 28 MW of wind at The Dalles; 33 M USD a year less
+    with room for 1,200 racks at Abilene (within the 1 % MIP gap the solve stops at)."""
+    base, roomy = plans[None], plans["abilene_1200"]
+    total = base.kpis["total_cost_usd_per_year"]
+    assert total == pytest.approx(551e6, rel=0.01)
+    racks = float(base.dataset["build_annuity_usd_per_year"].sel(asset_class="systems"))
+    assert racks / total == pytest.approx(0.75, abs=0.02)
+    assert built(base, "built_systems", site="the_dalles") == pytest.approx(160, rel=0.02)
+    assert built(base, "built_envelope_mw", site="the_dalles") == pytest.approx(27, rel=0.02)
+    assert built(base, "built_source_mw", site="the_dalles") == pytest.approx(28, rel=0.02)
+    saving = total - roomy.kpis["total_cost_usd_per_year"]
+    assert saving == pytest.approx(33e6, rel=0.05)
