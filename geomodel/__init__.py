@@ -6,7 +6,14 @@ re-exported here is stable.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from geomodel.catalog import Catalog, HardwareSystem, LinkTechnology, PowerSource, build_catalog
+from geomodel.catalog import (
+    Catalog,
+    HardwareSystem,
+    LinkTechnology,
+    PowerSource,
+    WeatherPoint,
+    build_catalog,
+)
 from geomodel.errors import GeomodelError, UnknownNameError, UsageError
 from geomodel.geo import Location, geodesic_km
 from geomodel.hookspecs import PLUGIN_API_VERSION, hookimpl
@@ -54,6 +61,7 @@ __all__ = [
     "ScenarioError",
     "UnknownNameError",
     "UsageError",
+    "WeatherPoint",
     "__version__",
     "build_catalog",
     "build_inputs",

@@ -23,10 +23,11 @@ if TYPE_CHECKING:
     from geomodel.catalog.costs import BuildCost
     from geomodel.catalog.entries import HardwareSystem, LinkTechnology, PowerSource
     from geomodel.catalog.registry import Catalog
+    from geomodel.catalog.weather import WeatherPoint
 
 PROJECT_NAME = "geomodel"
 #: Version of this contract; the major part must match a plugin's GEOMODEL_PLUGIN_API.
-PLUGIN_API_VERSION = "1.1"
+PLUGIN_API_VERSION = "1.2"
 
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
@@ -132,6 +133,39 @@ def register_build_costs() -> list[BuildCost]:
         asset are reported by the conformance checks; a scenario then names one.
     Added in:
         plugin API 1.1
+    """
+
+
+@hookspec
+def register_weather_points() -> list[WeatherPoint]:
+    """Weather points: places whose hourly weather sites within reach take.
+
+    Weather-driven PUE, solar and wind read the weather at a site from the nearest
+    point whose ``reach_km`` holds the site (a tie goes to the point loaded first, so
+    a built-in); a site with no point in reach has no measured weather, and a scenario
+    that asks it for weather-driven figures gets one line naming the nearest point.
+
+    Returns:
+        A list of :class:`geomodel.catalog.WeatherPoint` (or subclasses), validated on
+        return. A point's ``hourly_weather(time_index)`` maps an hourly,
+        timezone-aware ``pandas.DatetimeIndex`` to a DataFrame on that index with
+        columns ``temperature_c``, ``relative_humidity_pct``, ``cloud_cover_pct`` and
+        ``wind_speed_10m_m_s``, without gaps; ``hourly_coverage()`` returns the hours
+        it has weather for, or None for any hour (by the plugin's own rule, as the
+        built-in maps any year onto its measured one).
+    Units:
+        ``temperature_c`` degC at 2 m; ``relative_humidity_pct`` % at 2 m;
+        ``cloud_cover_pct`` % of the sky; ``wind_speed_10m_m_s`` m/s at 10 m;
+        ``reach_km`` great-circle km; ``location`` degrees (WGS84).
+    Called:
+        once per catalogue build, with no arguments; ``hourly_weather`` when a
+        scenario with weather-driven figures is turned into model inputs, once per
+        (site, figure) that follows the weather.
+    firstresult:
+        no; the lists of all plugins are joined. A name a built-in (or an earlier
+        plugin) has is refused.
+    Added in:
+        plugin API 1.2
     """
 
 

@@ -1,10 +1,11 @@
-"""Weather at a site: the nearest weather point of the shipped measured year, within reach.
+"""Weather points of the shipped measured year: one per covered grid zone, reach 150 km.
 
 The measured year (:mod:`geomodel_builtins.measured`) holds hourly temperature,
 relative humidity, cloud cover and 10 m wind speed at one point per covered grid
 zone (Open-Meteo's ERA5-based reanalysis; ``weather_lat``/``weather_lon`` in
-``data/hourly_2023_zones.csv``). A site takes the nearest point within
-``REACH_KM``; beyond it the site has no measured weather.
+``data/hourly_2023_zones.csv``). This plugin registers each as a catalogue weather
+point (``register_weather_points``, docs/plugins.md); geomodel gives a site the
+nearest point within ``REACH_KM``, and beyond it the site has no measured weather.
 
 Why 150 km: an ERA5 value stands for a cell of about 28 x 28 km, and within a
 few cells weather on land tracks closely unless a coast or a mountain range lies
@@ -19,59 +20,81 @@ between them and the point should set their own PUE.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 import pandas as pd
 
-from geomodel.geo import Location, geodesic_km
+from geomodel.catalog.weather import WeatherPoint
+from geomodel.geo import Location
+from geomodel.hookspecs import hookimpl
 
-from .measured import aligned_series, zone_table
+from .measured import DATA_YEAR, aligned_series, data_positions, zone_table
 
-#: Farthest a site may lie from the weather point it takes (great circle).
+GEOMODEL_PLUGIN_API = "1"
+
+#: Farthest a site may lie from the weather point it takes (great circle; module doc).
 REACH_KM = 150.0
 #: The archive's 10 m wind speed is in km/h.
 KM_H_PER_M_S = 3.6
+#: The archive's weather series, in the order :func:`site_weather` reads them.
+ARCHIVE_SERIES = ("temperature_c", "relative_humidity_pct", "cloud_cover_pct", "wind_speed_10m_km_h")
+SOURCE = (
+    "Open-Meteo historical weather API (ERA5-based reanalysis), hourly 2023, as collected in "
+    "HewlettPackard/green-dcc data/weather; plugins/data/hourly_2023.md"
+)
+LICENCE = "Weather data by Open-Meteo.com, CC BY 4.0 (ERA5: Copernicus Climate Change Service)"
 
 
-@dataclass(frozen=True)
-class WeatherPoint:
-    """A measured weather point and how far a site lies from it."""
+class MeasuredWeatherPoint(WeatherPoint):
+    """A weather point of the shipped year: any horizon reads 2023 by the weekday rule."""
 
-    zone: str
-    lat: float
-    lon: float
-    distance_km: float
+    def hourly_weather(self, time_index: pd.DatetimeIndex) -> pd.DataFrame:
+        return site_weather(self.zone, time_index)
 
-    def describe(self) -> str:
-        where = f"({self.lat:.2f}, {self.lon:.2f})"
-        return f"the {self.zone} weather point {where}, {self.distance_km:.0f} km away"
+
+@hookimpl
+def register_weather_points() -> list[WeatherPoint]:
+    """One point per zone of the shipped year that has weather."""
+    return [
+        MeasuredWeatherPoint(
+            name=point_name(zone),
+            location=location,
+            zone=zone,
+            reach_km=REACH_KM,
+            basis=f"measured {DATA_YEAR}",
+            licence=LICENCE,
+            source=SOURCE,
+            source_type="agency",
+            notes=_notes(zone),
+        )
+        for zone, location in weather_points().items()
+    ]
+
+
+def _notes(zone: str) -> str:
+    row = zone_table()[zone]
+    filled = int(float(row["weather_missing_h"] or 0))
+    return (
+        f"hourly in UTC (local time {row['weather_timezone']}), {filled} hours filled; a horizon in "
+        f"any year reads {DATA_YEAR} by the weekday rule (docs/catalogues.md)"
+    )
+
+
+def point_name(zone: str) -> str:
+    """The catalogue name of a zone's point: ``weather_de_lu`` for DE-LU."""
+    return "weather_" + zone.lower().replace("-", "_")
 
 
 @cache
 def weather_points() -> dict[str, Location]:
     """Zone -> where its weather was measured, for every zone with weather (from the zones
-    table alone: finding a site's point does not load the archive)."""
+    table alone: registering the points does not load the archive)."""
     return {
         zone: Location(lat=float(row["weather_lat"]), lon=float(row["weather_lon"]))
         for zone, row in zone_table().items()
         if row["weather_lat"]
     }
-
-
-def nearest_weather_point(location: Location) -> WeatherPoint:
-    """The nearest weather point, however far (see :func:`weather_point_in_reach`)."""
-    distances = {zone: geodesic_km(location, point) for zone, point in weather_points().items()}
-    zone = min(distances, key=distances.get)
-    point = weather_points()[zone]
-    return WeatherPoint(zone, point.lat, point.lon, distances[zone])
-
-
-def weather_point_in_reach(location: Location) -> WeatherPoint | None:
-    """The nearest weather point within ``REACH_KM``, or None: the site has no measured weather."""
-    point = nearest_weather_point(location)
-    return point if point.distance_km <= REACH_KM else None
 
 
 def site_weather(zone: str, hours: pd.DatetimeIndex) -> pd.DataFrame:
@@ -81,10 +104,11 @@ def site_weather(zone: str, hours: pd.DatetimeIndex) -> pd.DataFrame:
     ``cloud_cover_pct`` (total) and ``wind_speed_10m_m_s``; ``attrs["filled_hours"]``
     counts the hours of the data year filled per series.
     """
+    positions = data_positions(hours)
     columns = {}
     filled = {}
-    for series in ("temperature_c", "relative_humidity_pct", "cloud_cover_pct", "wind_speed_10m_km_h"):
-        aligned = aligned_series(zone, series, hours)
+    for series in ARCHIVE_SERIES:
+        aligned = aligned_series(zone, series, hours, positions)
         columns[series] = aligned.values
         filled[series] = aligned.filled_hours
     frame = pd.DataFrame(

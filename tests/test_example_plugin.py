@@ -36,6 +36,7 @@ CONTRIBUTES = {
     "link technologies": ["ull_800zr"],
     "power sources": ["geothermal"],
     "build costs": [],
+    "weather points": [],
 }
 GEOMODEL = Path(sys.executable).with_name("geomodel")
 

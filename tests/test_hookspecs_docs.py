@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from geomodel import hookspecs
-from geomodel.catalog import HardwareSystem, LinkTechnology, PowerSource
+from geomodel.catalog import HardwareSystem, LinkTechnology, PowerSource, WeatherPoint
 from geomodel.plugin_loader import DISABLE_ENV, STRICT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,7 +147,7 @@ def test_every_hook_in_the_guide_exists():
     assert mentioned <= set(HOOKS), f"the guide names hooks that do not exist: {mentioned - set(HOOKS)}"
 
 
-@pytest.mark.parametrize("entry_class", [HardwareSystem, LinkTechnology, PowerSource])
+@pytest.mark.parametrize("entry_class", [HardwareSystem, LinkTechnology, PowerSource, WeatherPoint])
 def test_the_guide_explains_every_entry_field(entry_class):
     missing = [field for field in entry_class.model_fields if f"`{field}`" not in GUIDE]
     assert not missing, f"docs/plugins.md does not explain {entry_class.__name__} fields {missing}"

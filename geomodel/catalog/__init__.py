@@ -1,4 +1,5 @@
-"""Catalogue of hardware systems, link technologies, power sources and build costs."""
+"""Catalogue of hardware systems, link technologies, power sources, build costs and weather
+points."""
 
 from geomodel.catalog.costs import GENERIC_ASSETS, BuildCost
 from geomodel.catalog.entries import (
@@ -11,6 +12,7 @@ from geomodel.catalog.entries import (
     PowerSource,
 )
 from geomodel.catalog.registry import CATALOG_KINDS, Catalog, build_catalog
+from geomodel.catalog.weather import WEATHER_BOUNDS, WEATHER_COLUMNS, WeatherMatch, WeatherPoint
 
 __all__ = [
     "CARBON_BASES",
@@ -18,11 +20,15 @@ __all__ = [
     "CATALOG_KINDS",
     "GENERIC_ASSETS",
     "PROFILE_COLUMNS",
+    "WEATHER_BOUNDS",
+    "WEATHER_COLUMNS",
     "BuildCost",
     "Catalog",
     "CatalogEntry",
     "HardwareSystem",
     "LinkTechnology",
     "PowerSource",
+    "WeatherMatch",
+    "WeatherPoint",
     "build_catalog",
 ]

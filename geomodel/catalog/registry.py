@@ -1,5 +1,5 @@
-"""The catalogue: every hardware system, link technology and power source the
-loaded plugins contribute, validated, with the plugin each name came from."""
+"""The catalogue: every hardware system, link technology, power source, build cost and
+weather point the loaded plugins contribute, validated, with the plugin each name came from."""
 
 from __future__ import annotations
 
@@ -16,7 +16,14 @@ from geomodel.catalog.entries import (
     PowerSource,
     collecting_invalid_entries,
 )
+from geomodel.catalog.weather import (
+    WeatherMatch,
+    WeatherPoint,
+    nearest_weather_point,
+    weather_point_in_reach,
+)
 from geomodel.errors import UnknownNameError
+from geomodel.geo import Location
 from geomodel.plugin_loader import (
     BUILTIN_DISTRIBUTION,
     PluginFailure,
@@ -35,6 +42,7 @@ SINGULAR = {
     "link technologies": "link technology",
     "power sources": "power source",
     "build costs": "build cost",
+    "weather points": "weather point",
 }
 #: kind label -> (hook name, entry class); the order is the order of listings.
 CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
@@ -42,6 +50,7 @@ CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
     "link technologies": ("register_link_technologies", LinkTechnology),
     "power sources": ("register_power_sources", PowerSource),
     "build costs": ("register_build_costs", BuildCost),
+    "weather points": ("register_weather_points", WeatherPoint),
 }
 
 
@@ -53,6 +62,7 @@ class Catalog:
     links: dict[str, LinkTechnology] = field(default_factory=dict)
     power_sources: dict[str, PowerSource] = field(default_factory=dict)
     build_costs: dict[str, BuildCost] = field(default_factory=dict)
+    weather_points: dict[str, WeatherPoint] = field(default_factory=dict)
     provider: dict[tuple[str, str], str] = field(default_factory=dict)
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
     failures: list[PluginFailure] = field(default_factory=list)
@@ -64,6 +74,7 @@ class Catalog:
             "link technologies": self.links,
             "power sources": self.power_sources,
             "build costs": self.build_costs,
+            "weather points": self.weather_points,
         }[kind]
 
     def hardware_system(self, name: str) -> HardwareSystem:
@@ -74,6 +85,18 @@ class Catalog:
 
     def power_source(self, name: str) -> PowerSource:
         return self._lookup("power sources", name)
+
+    def weather_point(self, name: str) -> WeatherPoint:
+        return self._lookup("weather points", name)
+
+    def nearest_weather_point(self, location: Location) -> WeatherMatch | None:
+        """The nearest weather point to ``location`` however far, None when none is loaded."""
+        return nearest_weather_point(self.weather_points.values(), location)
+
+    def weather_point_in_reach(self, location: Location) -> WeatherMatch | None:
+        """The nearest weather point whose reach holds ``location`` (the one a site there
+        takes its weather from), or None: the site has no measured weather."""
+        return weather_point_in_reach(self.weather_points.values(), location)
 
     def _lookup(self, kind: str, name: str) -> Any:
         entries = self.entries(kind)
@@ -91,12 +114,14 @@ class Catalog:
             return "; ".join(
                 f"{_plugin_label(f)} tried to register {name!r} and failed: {f.reason}" for f in exact
             )
+        lost = self.lost_note(kind)
+        return f"it may be among the {kind} of a plugin that failed: {lost}" if lost else ""
+
+    def lost_note(self, kind: str) -> str:
+        """The plugins whose whole load or hook of ``kind`` failed, with why; "" if none."""
         hook = CATALOG_KINDS[kind][0]
         lost = [f for f in self.failures if not f.entry and f.stage in ("load", hook)]
-        if not lost:
-            return ""
-        what = "; ".join(f"{_plugin_label(f)} {_lost_what(f, kind)}: {f.reason}" for f in lost)
-        return f"it may be among the {kind} of a plugin that failed: {what}"
+        return "; ".join(f"{_plugin_label(f)} {_lost_what(f, kind)}: {f.reason}" for f in lost)
 
     def contributions(self, plugin_name: str) -> dict[str, list[str]]:
         """What one plugin contributes: kind -> sorted entry names."""

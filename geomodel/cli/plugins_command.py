@@ -48,6 +48,7 @@ def plugins_report(catalog: Catalog) -> dict:
         ],
         "warnings": list(catalog.host.warnings) if catalog.host is not None else [],
         "power_sources": power_source_rows(catalog),
+        "weather_points": weather_point_rows(catalog),
     }
 
 
@@ -72,6 +73,23 @@ def power_source_rows(catalog: Catalog) -> list[dict]:
             }
         )
     return rows
+
+
+def weather_point_rows(catalog: Catalog) -> list[dict]:
+    """Every weather point: where it is, how far it reaches, what its weather rests on."""
+    return [
+        {
+            "name": name,
+            "zone": point.zone,
+            "plugin": catalog.provider[("weather points", name)],
+            "distribution": catalog.plugins[catalog.provider[("weather points", name)]].distribution,
+            "location": [point.location.lat, point.location.lon],
+            "reach_km": point.reach_km,
+            "basis": point.basis,
+            "licence": point.licence,
+        }
+        for name, point in catalog.weather_points.items()
+    ]
 
 
 def plugins(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
@@ -124,5 +142,21 @@ def plugins(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -
         },
         title="What each power source's hourly series rest on",
     )
+    if report["weather_points"]:
+        print_table(
+            [
+                {**row, "where": f"{row['location'][0]:.2f}, {row['location'][1]:.2f}"}
+                for row in report["weather_points"]
+            ],
+            {
+                "name": "weather point",
+                "zone": "zone",
+                "where": "lat, lon",
+                "reach_km": "reach km",
+                "basis": "basis",
+                "plugin": "plugin",
+            },
+            title="Weather points (a site takes the nearest within its reach)",
+        )
     for warning in report["warnings"]:
         console().print(f"[yellow]warning: {escape(warning)}[/yellow]")

@@ -27,7 +27,9 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from geomodel.catalog import Catalog
 from geomodel.geo import Location
+from geomodel.inputs.weather import site_weather
 from geomodel.scenario.schema import Scenario
 from geomodel.scenario.schema.pue import WeatherPue
 
@@ -66,21 +68,18 @@ def weather_pue(wet_bulb: np.ndarray, curve: WeatherPue) -> np.ndarray:
     return curve.pue_economiser + extra
 
 
-def site_pue(scenario: Scenario, hours: pd.DatetimeIndex) -> np.ndarray:
+def site_pue(scenario: Scenario, hours: pd.DatetimeIndex, catalog: Catalog) -> np.ndarray:
     """(site, hour) PUE: constants repeated, weather-driven sites on their curve.
 
     The scenario checks have made sure every weather-driven site has a weather
-    point in reach.
+    point in reach in ``catalog``.
     """
-    from geomodel_builtins.weather import site_weather, weather_point_in_reach
-
     pue = np.empty((len(scenario.sites), len(hours)))
     for i, site in enumerate(scenario.sites.values()):
         if not isinstance(site.pue, WeatherPue):
             pue[i] = site.effective_pue
             continue
-        point = weather_point_in_reach(Location(lat=site.lat, lon=site.lon))
-        weather = site_weather(point.zone, hours)
+        weather = site_weather(catalog, Location(lat=site.lat, lon=site.lon), hours)
         wet_bulb = wet_bulb_c(weather["temperature_c"].to_numpy(), weather["relative_humidity_pct"])
         pue[i] = weather_pue(wet_bulb, site.pue)
     return pue

@@ -10,7 +10,7 @@ geomodel's API (docs/plugins.md, "Testing your plugin"):
   on one plugin, as a :class:`ConformanceReport` of :class:`CheckResult` rows
   (``geomodel check-plugin`` prints the same);
 * the checks one by one: :func:`check_entries`, :func:`check_profile`,
-  :func:`check_names`, :func:`check_scenario_hooks`;
+  :func:`check_weather_point`, :func:`check_names`, :func:`check_scenario_hooks`;
 * pytest fixtures (``geomodel_check_plugin``, ``geomodel_plugin_host``,
   ``geomodel_minimal_scenario``), registered through the ``pytest11`` entry point
   of geomodel, so they need no import.
@@ -44,6 +44,7 @@ from geomodel.testing.scenario import (
     load_minimal_scenario,
     minimal_scenario,
 )
+from geomodel.testing.weather import check_weather_point
 
 __all__ = [
     "CHECKS",
@@ -64,6 +65,7 @@ __all__ = [
     "check_plugin",
     "check_profile",
     "check_scenario_hooks",
+    "check_weather_point",
     "component_prefix",
     "find_installed_plugin",
     "load_minimal_scenario",

@@ -26,6 +26,7 @@ from geomodel.testing.hosts import (
 from geomodel.testing.names import Provider, check_names, declared_overrides
 from geomodel.testing.profiles import check_profile
 from geomodel.testing.results import CheckResult, ConformanceReport
+from geomodel.testing.weather import check_weather_point
 
 
 def check_plugin(
@@ -90,6 +91,8 @@ def run_checks(
     report.extend(check_names(name, own, others, overrides))
     for source in own.get("power sources", []):
         report.extend(check_profile(source, name, location=location, time_index=time_index))
+    for point in own.get("weather points", []):
+        report.extend(check_weather_point(point, name, time_index=time_index))
     if settings is None:
         settings = getattr(plugin, EXAMPLE_SETTINGS_ATTRIBUTE, None)
     catalog = build_catalog(host)

@@ -71,7 +71,7 @@ def check_profile(
     def result(check: str, field: str, passed: bool, message: str) -> CheckResult:
         return CheckResult(check, plugin, name, field, passed, message, KIND)
 
-    index, whole, problem = _index_for(source, time_index)
+    index, whole, problem = requested_index(source, time_index)
     if problem:
         return [result("profile-index", "hourly_coverage", False, problem)]
     where = location or source.location or DEFAULT_LOCATION
@@ -90,10 +90,11 @@ def check_profile(
     return results
 
 
-def _index_for(
-    source: PowerSource, time_index: pd.DatetimeIndex | None
+def requested_index(
+    source: Any, time_index: pd.DatetimeIndex | None
 ) -> tuple[pd.DatetimeIndex, bool, str]:
-    """(index, whether means are checked on it, problem)."""
+    """(index, whether means are checked on it, problem): ``time_index`` if given, else the
+    hours ``source.hourly_coverage()`` returns, else (no such method, or None) a whole year."""
     if time_index is not None:
         return time_index, len(time_index) >= HOURS_PER_YEAR, ""
     coverage = getattr(source, "hourly_coverage", None)
@@ -101,6 +102,8 @@ def _index_for(
         return year_index(), True, ""
     try:
         index = coverage()
+        if index is None:
+            return year_index(), True, ""
         check_time_index(index)
     except Exception as error:
         return (
@@ -134,85 +137,81 @@ def _shape_checks(frame: pd.DataFrame, index: pd.DatetimeIndex, result) -> list[
         results.append(result("profile-columns", column, False, message))
     if not missing:
         results.append(result("profile-columns", "", True, "has " + ", ".join(PROFILE_COLUMNS)))
-    results.append(_index_check(frame.index, index, result))
+    results.append(index_check(frame.index, index, result))
     return results
 
 
-def _index_check(got: pd.Index, index: pd.DatetimeIndex, result) -> CheckResult:
+def index_check(
+    got: pd.Index, index: pd.DatetimeIndex, result, check: str = "profile-index", what: str = "profile"
+) -> CheckResult:
+    """Is ``got`` exactly the requested ``index``? One result of ``check``; messages name ``what``."""
+
+    def failed(message: str) -> CheckResult:
+        return result(check, "index", False, message)
+
     if not isinstance(got, pd.DatetimeIndex):
-        return result(
-            "profile-index",
-            "index",
-            False,
-            f"profile index is a {type(got).__name__}, not the requested DatetimeIndex",
-        )
+        return failed(f"{what} index is a {type(got).__name__}, not the requested DatetimeIndex")
     if got.tz is None:
-        return result(
-            "profile-index",
-            "index",
-            False,
-            "profile index has naive timestamps; return the requested, timezone-aware index",
-        )
+        return failed(f"{what} index has naive timestamps; return the requested, timezone-aware index")
     if got.equals(index):
-        return result(
-            "profile-index",
-            "index",
-            True,
-            f"{len(index)} hourly rows from {index[0]} to {index[-1]}, in {index.tz}",
-        )
+        message = f"{len(index)} hourly rows from {index[0]} to {index[-1]}, in {index.tz}"
+        return result(check, "index", True, message)
     if str(got.tz) != str(index.tz) and got.tz_convert(index.tz).equals(index):
-        return result(
-            "profile-index",
-            "index",
-            False,
-            f"profile index is in {got.tz}; return the requested index, in {index.tz}",
-        )
+        return failed(f"{what} index is in {got.tz}; return the requested index, in {index.tz}")
     missing = index.difference(got)
     if len(missing):
-        message = (
-            f"profile has a gap: {len(missing)} of {len(index)} requested hours missing, "
+        return failed(
+            f"{what} has a gap: {len(missing)} of {len(index)} requested hours missing, "
             f"first at {missing[0]}"
         )
-        return result("profile-index", "index", False, message)
     extra = got.difference(index)
     if len(extra):
-        return result(
-            "profile-index",
-            "index",
-            False,
-            f"profile has {len(extra)} hours not requested, first at {extra[0]}",
-        )
-    return result(
-        "profile-index",
-        "index",
-        False,
-        "profile index holds the requested hours in another order or twice",
-    )
+        return failed(f"{what} has {len(extra)} hours not requested, first at {extra[0]}")
+    return failed(f"{what} index holds the requested hours in another order or twice")
 
 
 def _value_checks(frame: pd.DataFrame, result) -> list[CheckResult]:
+    def hint(column: str, worst: float, low: float, high: float) -> str:
+        return unit_hint(worst, FIELD_UNITS[column], (low, True, high, True))
+
+    return bounds_checks(frame, HOURLY_BOUNDS, PROFILE_COLUMNS, result, what="profile", hint=hint)
+
+
+def bounds_checks(
+    frame: pd.DataFrame,
+    bounds: dict[str, tuple[float, float]],
+    units: dict[str, str],
+    result,
+    *,
+    what: str,
+    hint,
+) -> list[CheckResult]:
+    """Per bounded column: ``<what>-gaps`` fails on any empty or infinite hour, else
+    ``<what>-range`` on any hour outside (low, high), with ``hint(column, worst, low,
+    high)`` naming a unit slip ('' when none); shared by profiles and weather."""
     results = []
-    for column, (low, high) in HOURLY_BOUNDS.items():
+    for column, (low, high) in bounds.items():
+        unit = units[column]
         values = pd.to_numeric(frame[column], errors="coerce").astype(float)
         finite = np.isfinite(values.to_numpy())
         if not finite.all():
             first = frame.index[~finite][0]
             empty = int((~finite).sum())
-            message = f"profile has a gap: {empty} empty or infinite hours in {column}, first at {first}"
-            results.append(result("profile-gaps", column, False, message))
+            message = f"{what} has a gap: {empty} empty or infinite hours in {column}, first at {first}"
+            results.append(result(f"{what}-gaps", column, False, message))
             continue
         outside = (values < low) | (values > high)
         if outside.any():
             worst = float(values[outside].iloc[0])
-            unit = PROFILE_COLUMNS[column]
-            hint = unit_hint(worst, FIELD_UNITS[column], (low, True, high, True))
             message = (
                 f"{int(outside.sum())} hours of {column} outside [{low:g}, {high:g}] {unit}, "
-                f"first {worst:g} at {values.index[outside.to_numpy()][0]}{hint}"
+                f"first {worst:g} at {values.index[outside.to_numpy()][0]}"
+                f"{hint(column, worst, low, high)}"
             )
-            results.append(result("profile-range", column, False, message))
+            results.append(result(f"{what}-range", column, False, message))
             continue
-        results.append(result("profile-range", column, True, f"every hour in [{low:g}, {high:g}]"))
+        within = f"every hour in [{low:g}, {high:g}]" + (f" {unit}" if unit != "1" else "")
+        results.append(result(f"{what}-range", column, True, within))
     return results
 
 
@@ -264,19 +263,26 @@ def _mean_checks(
 def _time_zone_check(
     source: PowerSource, frame: pd.DataFrame, index: pd.DatetimeIndex, where: Location, result
 ) -> CheckResult:
+    return time_zone_check(
+        lambda shifted: _call(source, where, shifted), frame, index, PROFILE_COLUMNS, result
+    )
+
+
+def time_zone_check(
+    call, frame: pd.DataFrame, index: pd.DatetimeIndex, columns, result, what: str = "profile"
+) -> CheckResult:
+    """Ask ``call`` (index -> (frame, problem)) for the same instants in another time zone:
+    every column must hold the same values. One result of ``<what>-timezone``."""
+    check = f"{what}-timezone"
     zone = OTHER_TIME_ZONE if str(index.tz) != OTHER_TIME_ZONE else "UTC"
     shifted = index.tz_convert(zone)
-    other, problem = _call(source, where, shifted)
+    other, problem = call(shifted)
     if problem:
-        return result("profile-timezone", "", False, f"asked for the same hours in {zone}: {problem}")
+        return result(check, "", False, f"asked for the same hours in {zone}: {problem}")
     if not other.index.equals(shifted):
-        return result(
-            "profile-timezone",
-            "index",
-            False,
-            f"asked for the same hours in {zone}, the profile returned another index",
-        )
-    for column in PROFILE_COLUMNS:
+        message = f"asked for the same hours in {zone}, the {what} returned another index"
+        return result(check, "index", False, message)
+    for column in columns:
         a = frame[column].to_numpy(dtype=float)
         b = other[column].to_numpy(dtype=float)
         differ = ~np.isclose(a, b, rtol=1e-9, atol=1e-9)
@@ -287,5 +293,5 @@ def _time_zone_check(
                 f"{a[differ][0]:.6g} asked in {index.tz} but {b[differ][0]:.6g} asked in {zone}; "
                 "compute from the instants (index.tz_convert('UTC')), not from wall-clock fields"
             )
-            return result("profile-timezone", column, False, message)
-    return result("profile-timezone", "", True, f"same values when the hours are asked in {zone}")
+            return result(check, column, False, message)
+    return result(check, "", True, f"same values when the hours are asked in {zone}")

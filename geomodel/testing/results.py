@@ -40,6 +40,15 @@ CHECKS: dict[str, str] = {
     "cost-applies-to": "a build cost prices loaded entries (or generic assets) its unit can price",
     "cost-applies-once": "no other build cost prices the same asset in the same unit",
     "cost-magnitude": "a build cost's capex is plausible for its unit, else the unit it looks like",
+    "weather-runs": "hourly_weather runs and returns a DataFrame",
+    "weather-columns": (
+        "the weather has temperature_c, relative_humidity_pct, cloud_cover_pct and wind_speed_10m_m_s"
+    ),
+    "weather-index": "the weather is on exactly the requested hourly, timezone-aware index: no gap",
+    "weather-gaps": "no empty or infinite weather value in any hour",
+    "weather-range": "every hour within the bounds of weather on Earth; a kelvin slip is named",
+    "weather-units": "percent columns are not fractions and the wind speed is not in km/h",
+    "weather-timezone": "the same instants asked in another time zone give the same weather",
     "minimal-scenario": "the built-ins the minimal scenario needs are loaded",
     "validate-scenario": "validate_scenario returns a list of strings, empty when all is well",
     "model-extension": "extend_model runs on the minimal scenario",

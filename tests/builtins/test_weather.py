@@ -1,4 +1,5 @@
-"""The shipped weather points: which a site takes, the reach, and the evidence for it."""
+"""The shipped weather points: registered through the catalogue, which a site takes, the
+reach, and the evidence for it."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import pandas as pd
 import pytest
 from pyproj import Geod
 
+from geomodel.catalog import WeatherPoint
 from geomodel.geo import Location
 from geomodel.inputs.pue import weather_pue, wet_bulb_c
 from geomodel.scenario.schema.pue import WeatherPue
+from geomodel.testing import check_plugin
 from geomodel_builtins import measured, weather
 
 
@@ -18,25 +21,41 @@ def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
     return metres / 1000.0
 
 
-def test_every_weather_zone_has_a_point():
-    assert sorted(weather.weather_points()) == sorted(measured.zones_with("temperature_c"))
-    assert len(weather.weather_points()) == 16
+def test_every_weather_zone_has_a_point_in_the_catalogue(catalog):
+    zones = measured.zones_with("temperature_c")
+    assert len(zones) == 16
+    ours = {
+        n: p
+        for n, p in catalog.weather_points.items()
+        if catalog.provider[("weather points", n)] == "weather"
+    }
+    assert sorted(point.zone for point in ours.values()) == sorted(zones)
+    de = catalog.weather_point("weather_de_lu")
+    assert isinstance(de, WeatherPoint) and de.zone == "DE-LU"
+    # the zones table's weather point, and the reach the module docstring argues for
+    assert (de.location.lat, de.location.lon) == (50.08787, 8.653846)
+    assert de.reach_km == 150 and de.basis == "measured 2023"
+    assert "CC BY 4.0" in de.licence and "Open-Meteo" in de.licence
 
 
-def test_a_site_takes_the_nearest_point_within_reach():
+def test_the_builtin_weather_plugin_passes_the_conformance_checks():
+    check_plugin(weather, name="weather").assert_ok()
+
+
+def test_a_site_takes_the_nearest_point_within_reach(catalog):
     frankfurt = (50.11, 8.68)  # the DE-LU point is at 50.0879, 8.6538 (zones table)
-    point = weather.weather_point_in_reach(Location(lat=frankfurt[0], lon=frankfurt[1]))
-    assert point.zone == "DE-LU"
-    assert point.distance_km == pytest.approx(_km(frankfurt, (50.08787, 8.653846)), rel=1e-6)
-    assert point.distance_km < 5
+    taken = catalog.weather_point_in_reach(Location(lat=frankfurt[0], lon=frankfurt[1]))
+    assert taken.point.name == "weather_de_lu" and taken.zone == "DE-LU"
+    assert taken.distance_km == pytest.approx(_km(frankfurt, (50.08787, 8.653846)), rel=1e-6)
+    assert taken.distance_km < 5
 
 
-def test_a_site_beyond_reach_has_no_weather():
+def test_a_site_beyond_reach_has_no_weather(catalog):
     # Council Bluffs, Iowa: the nearest point (CA-ON, Toronto; or PJM) is over 1,000 km away
     council_bluffs = Location(lat=41.26, lon=-95.86)
-    assert weather.weather_point_in_reach(council_bluffs) is None
-    nearest = weather.nearest_weather_point(council_bluffs)
-    assert nearest.distance_km > weather.REACH_KM
+    assert catalog.weather_point_in_reach(council_bluffs) is None
+    nearest = catalog.nearest_weather_point(council_bluffs)
+    assert nearest.distance_km > nearest.point.reach_km == weather.REACH_KM
     points = {z: (p.lat, p.lon) for z, p in weather.weather_points().items()}
     by_hand = min(points, key=lambda z: _km((41.26, -95.86), points[z]))
     assert nearest.zone == by_hand

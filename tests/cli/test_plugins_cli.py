@@ -101,6 +101,7 @@ def test_json_lists_the_same(site):
                     "link technologies": ["fixture_smf"],
                     "power sources": ["fixture_grid"],
                     "build costs": [],
+                    "weather points": [],
                 },
             }
         ],
@@ -120,6 +121,7 @@ def test_json_lists_the_same(site):
                 },
             }
         ],
+        "weather_points": [],
         "warnings": [],
     }
 
@@ -173,7 +175,7 @@ def test_every_installed_entry_point_is_either_loaded_or_failed():
     done = geomodel("plugins", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert set(report) == {"plugins", "failed", "power_sources", "warnings"}
+    assert set(report) == {"plugins", "failed", "power_sources", "weather_points", "warnings"}
     for plugin in report["plugins"]:
         assert set(plugin) == {"name", "distribution", "version", "module", "plugin_api", "contributes"}
         assert list(plugin["contributes"]) == list(CATALOG_KINDS)

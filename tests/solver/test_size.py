@@ -38,11 +38,15 @@ def test_a_year_hour_by_hour_warns_with_a_hint_to_aggregate(catalog):
         geomodel.load_scenario(path, overrides={"time.hours": 8760}, catalog=catalog), catalog
     )
     columns = estimate_columns(year)
-    assert columns == pytest.approx(per_hour * 8760)  # 65 columns an hour: 569,400
+    # 64 columns an hour: 10,752 in the week / 168 (docs/performance.md), x 8,760 = 560,640. It
+    # was 65 (569,400) until the example moved to the fitted latency and a 25 ms SLA, which
+    # drops one serving pair: Shenzhen - Qingpu, 1,169 km, 19.2 ms by 1.5 x 4.9 us/km x 2
+    # + 2 ms, 2.36 + 2 x 1169 x 2.094 x 4.9 / 1000 = 26.4 ms fitted (tests/fitted_latency.py)
+    assert columns == pytest.approx(per_hour * 8760)
     assert columns > LARGE_MODEL_COLUMNS
     warning = size_warning(year)
     assert warning.startswith(f"the model will have about {columns:,} columns (8,760 time steps")
-    # 2.7 GB per million columns (docs/performance.md): 569,400 columns -> 1.5 GB
+    # 2.7 GB per million columns (docs/performance.md): 560,640 columns -> 1.5 GB
     assert f"about {columns / 1e6 * 2.7:,.1f} GB of memory" in warning
     assert "time.aggregation.typical_days" in warning and "--check-aggregation" in warning
     typical = build_inputs(
@@ -69,5 +73,5 @@ def test_run_warns_before_anything_else_happens(tmp_path):
         timeout=240,
     )
     assert done.returncode == 1
-    assert "warning: the model will have about 569,400 columns" in done.stderr
+    assert "warning: the model will have about 560,640 columns" in done.stderr
     assert "training job 'moe_pretrain' needs" in " ".join(done.stdout.split())

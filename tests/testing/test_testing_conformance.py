@@ -12,7 +12,14 @@ import importlib
 import pandas as pd
 import pytest
 
-from geomodel.catalog import BuildCost, HardwareSystem, LinkTechnology, PowerSource, build_catalog
+from geomodel.catalog import (
+    BuildCost,
+    HardwareSystem,
+    LinkTechnology,
+    PowerSource,
+    WeatherPoint,
+    build_catalog,
+)
 from geomodel.errors import PluginError, UnknownNameError
 from geomodel.testing import (
     FIELD_UNITS,
@@ -221,7 +228,7 @@ def test_the_report_is_structured_for_pytest_and_the_cli():
 
 
 def test_every_numeric_entry_field_has_its_unit():
-    for entry_class in (HardwareSystem, LinkTechnology, PowerSource, BuildCost):
+    for entry_class in (HardwareSystem, LinkTechnology, PowerSource, BuildCost, WeatherPoint):
         for name, info in entry_class.model_fields.items():
             if info.annotation in (int, float, float | None):
                 assert name in FIELD_UNITS, f"{entry_class.__name__}.{name} has no unit in FIELD_UNITS"
@@ -296,3 +303,46 @@ def test_build_costs_fail_on_unit_slips_unknown_or_wrong_entries_and_double_pric
     for result in found.values():
         assert_names_plugin_and_field(result, "bad_costs")
         assert "build cost" in str(result)
+
+
+def test_weather_points_fail_on_unit_slips_gaps_and_raising():
+    found = failures(check_plugin(broken("bad_weather"), name="bad_weather"))
+    # (check, entry, field) -> what its message must say
+    expected = {
+        # 27 km/h is 7.5 m/s: a mean of 27 "m/s" is beyond the windiest places on Earth (20)
+        ("weather-units", "wind_in_km_h", "wind_speed_10m_m_s"): [
+            "averages 27 over 8760 hours",
+            "looks like km/h, which is 7.5 m/s",
+        ],
+        # 283.15 is outside [-90, 60] degC; minus 273.15 it is 10 degC, inside
+        ("weather-range", "kelvin", "temperature_c"): [
+            "8760 hours of temperature_c outside [-90, 60] degC, first 283.15",
+            "283.15 looks like kelvin: that is 10 degC",
+        ],
+        ("weather-units", "humidity_fraction", "relative_humidity_pct"): [
+            "never passes 0.8 over 8760 hours: that looks like a fraction"
+        ],
+        ("weather-gaps", "gap", "relative_humidity_pct"): [
+            "1 empty or infinite hours in relative_humidity_pct, first at 2025-01-01 05:00:00+00:00"
+        ],
+        ("weather-columns", "km_h_column", "wind_speed_10m_m_s"): [
+            "weather lacks column 'wind_speed_10m_m_s' (m/s); got 'wind_speed_10m_km_h': columns "
+            "carry their unit in their name, convert to m/s"
+        ],
+        # 2025-01-01 00:00 UTC is 05:30 in Kolkata: 5 + 0 degC asked in UTC, 5 + 5 asked there
+        ("weather-timezone", "wall_clock", "temperature_c"): [
+            "at 2025-01-01 00:00:00+00:00 temperature_c is 5 asked in UTC but 10 asked in Asia/Kolkata"
+        ],
+        ("weather-runs", "raises", ""): ["hourly_weather raised OSError: reanalysis archive not found"],
+    }
+    for key, parts in expected.items():
+        for part in parts:
+            assert part in found[key].message, (key, found[key].message)
+    # these two messages are given whole
+    whole = [("weather-columns", "km_h_column", "wind_speed_10m_m_s"), ("weather-runs", "raises", "")]
+    for exact in whole:
+        assert found[exact].message == expected[exact][0]
+    assert len(found) == 7
+    for result in found.values():
+        assert_names_plugin_and_field(result, "bad_weather")
+        assert "weather point" in str(result)

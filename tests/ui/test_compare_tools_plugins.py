@@ -119,4 +119,6 @@ def test_plugins_page(app):
     else:
         assert "plugin problem" in at.error[0].value
         assert {"name", "distribution", "stage", "reason"} <= set(at.dataframe[1].value.columns)
-    assert len(at.tabs) == 4  # hardware, links, power sources, build costs
+    assert len(at.tabs) == 5  # hardware, links, power sources, build costs, weather points
+    weather = plugins.set_index("plugin").loc["weather", "weather points"]
+    assert "weather_de_lu" in weather

@@ -80,7 +80,7 @@ def test_time_limit_is_capped(quickstart):
 def test_problems_group_by_knob_section(catalog):
     text = (scenarios_dir() / "quickstart.yaml").read_text()
     text = text.replace("power_envelope: 60 MW", "power_envelope: -60 MW").replace(
-        "sla: 25 ms", "sla: soon"
+        "sla: 35 ms", "sla: soon"
     )
     with pytest.raises(ScenarioError) as caught:
         load_scenario_text(text, scenarios_dir(), "mine.yaml", catalog=catalog)

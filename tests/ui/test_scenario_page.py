@@ -63,7 +63,7 @@ def test_an_upload_with_problems_lists_each_under_its_section(app):
     text = (scenarios_dir() / "quickstart.yaml").read_text()
     text = text.replace("power_envelope: 100 MW", "power_envelope: -100 MW")
     text = text.replace("carbon_price: 0 USD/tCO2", "carbon_price: cheap")
-    text = text.replace("sla: 25 ms", "sla: soon")
+    text = text.replace("sla: 35 ms", "sla: soon")
     at = app().run()
     at.radio(key=state.SOURCE).set_value("Upload YAML").run()
     at.file_uploader(key=state.UPLOAD).set_value(("mine.yaml", text.encode(), "application/x-yaml"))

@@ -28,7 +28,7 @@ class WeatherPue(Section):
     """PUE hour by hour from the outdoor wet-bulb temperature at the site's weather point."""
 
     model: Literal["weather"] = Field(
-        description="`weather`: PUE follows the measured weather (nearest weather point within 150 km)",
+        description="`weather`: PUE follows the measured weather (nearest weather point in reach)",
         examples=["weather"],
     )
     economiser_below: Quantity("degC", ge=-10, le=30) = Field(

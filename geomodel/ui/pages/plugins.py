@@ -36,6 +36,7 @@ COLUMNS = {
         "fixed_om_usd_per_unit_year",
         "lifetime_years",
     ],
+    "weather points": ["zone", "reach_km", "basis", "licence"],
 }
 
 
