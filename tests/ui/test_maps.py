@@ -15,8 +15,8 @@ from geomodel.api import solve
 from geomodel.inputs.build import build_inputs
 from geomodel.ui import state
 from geomodel.ui.components import legend
-from geomodel.ui.components.deck import HEIGHT, NARROW, WIDE, scenario_deck
-from geomodel.ui.components.map_view import TILE, world_xy
+from geomodel.ui.components.deck import HEIGHT, NARROW, WIDE, label_layer, scenario_deck
+from geomodel.ui.components.map_view import TILE, Label, fit_view, place_labels, world_xy
 from geomodel.ui.components.result_map import (
     ALL,
     link_frame,
@@ -77,21 +77,54 @@ def test_every_site_region_and_label_is_in_view_and_labels_are_apart(inputs_of, 
     inputs = inputs_of(name)
     drawing = scenario_deck(inputs, width=width)
     view = drawing.view
-    texts = [label.text for label in drawing.labels]
-    # every site and every user region is labelled (regions were not)
-    assert sorted(texts) == sorted(
-        [*map(str, inputs["site"].values), *map(str, inputs["region"].values)]
-    )
-    boxes = _boxes(drawing)
-    for label, box in zip(drawing.labels, boxes, strict=True):
+    sites, regions = set(map(str, inputs["site"].values)), set(map(str, inputs["region"].values))
+    assert sorted(label.text for label in drawing.labels) == sorted([*sites, *regions])
+    shown = [
+        (label, box)
+        for label, box, placed in zip(drawing.labels, _boxes(drawing), drawing.placements, strict=True)
+        if placed.shown
+    ]
+    texts = [label.text for label, _ in shown]
+    # every site and every user region is labelled (regions were not); only the flagship
+    # plan, 13 sites and 11 metros on two continents, is too crowded for every name: a
+    # label that would cover another gives way (5 of 24 at 440 px, Toronto's site among
+    # them, next to Hudson Valley and New York; 1 metro at 760 px)
+    pairs = zip(drawing.labels, drawing.placements, strict=True)
+    left_out = [label.text for label, placed in pairs if not placed.shown]
+    if name == "plan-100k-gpu.yaml":  # hover text still names what is left out
+        assert len(left_out) <= 5, left_out
+        if width == WIDE:  # sites come first: at 760 px only a metro gives way
+            assert all(placed.shown for placed in drawing.placements[: len(sites)]), left_out
+    else:
+        assert not left_out, left_out
+    for label, box in shown:
         x, y = view.screen(label.lon, label.lat)
         assert (
             label.radius <= x <= width - label.radius and label.radius <= y <= HEIGHT - label.radius
         ), label.text
         assert box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= HEIGHT, label.text
-    for i, a in enumerate(boxes):
-        for j, b in enumerate(boxes[i + 1 :], i + 1):
+    for i, (_, a) in enumerate(shown):
+        for j, (_, b) in enumerate(shown[i + 1 :], i + 1):
             assert not _overlap(a, b), (texts[i], texts[j])
+
+
+def test_a_crowded_map_leaves_labels_out_rather_than_overlap_them():
+    # 30 labels of 16 characters (13 px font: 125 x 16 px) on one point: the candidate
+    # places lie within a few marker radii of it, so the boxes around the point can hold
+    # only a handful of such labels side by side; the rest must give way, the first
+    # (highest priority) never
+    view = fit_view([10.0], [50.0], 760, HEIGHT)
+    labels = [Label(10.0, 50.0, f"a crowded name {i:x}", 6.0) for i in range(30)]
+    placements = place_labels(labels, view)
+    shown = [p.box for p in placements if p.shown]
+    assert placements[0].shown
+    assert 1 <= len(shown) < 30
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            assert not _overlap(a, b)
+    # the layer draws only the shown ones
+    layer = label_layer(labels, placements, [[0, 0, 0]] * 30)
+    assert len(layer.data) == len(shown)
 
 
 def test_europe_nordics_shows_keflavik_to_hamina(inputs_of):

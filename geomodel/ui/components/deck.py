@@ -127,17 +127,23 @@ def technology_colours(technologies: list[str]) -> dict[str, list[int]]:
 
 
 def label_layer(labels: list[Label], placements: list[Placement], colours: list[list[int]]) -> pdk.Layer:
-    """Every label, offset as placed, on a light backing so outlines do not cross the text."""
+    """Every shown label, offset as placed, on a light backing so outlines do not cross
+    the text."""
+    shown = [
+        (label, placed, colour)
+        for label, placed, colour in zip(labels, placements, colours, strict=True)
+        if placed.shown
+    ]
     frame = pd.DataFrame(
         {
-            "lon": [label.lon for label in labels],
-            "lat": [label.lat for label in labels],
-            "text": [label.text for label in labels],
-            "size": [label.font for label in labels],
-            "offset": [list(p.offset) for p in placements],
-            "anchor": [p.anchor for p in placements],
-            "baseline": [p.baseline for p in placements],
-            "colour": colours,
+            "lon": [label.lon for label, _, _ in shown],
+            "lat": [label.lat for label, _, _ in shown],
+            "text": [label.text for label, _, _ in shown],
+            "size": [label.font for label, _, _ in shown],
+            "offset": [list(p.offset) for _, p, _ in shown],
+            "anchor": [p.anchor for _, p, _ in shown],
+            "baseline": [p.baseline for _, p, _ in shown],
+            "colour": [colour for _, _, colour in shown],
         }
     )
     return pdk.Layer(

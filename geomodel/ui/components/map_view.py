@@ -98,6 +98,9 @@ class Placement:
     anchor: str  #: TextLayer text anchor: start, middle or end
     baseline: str  #: TextLayer alignment baseline: center, top or bottom
     box: tuple[float, float, float, float]  #: left, top, right, bottom on screen
+    #: False when every place the label could go covers a label placed before it: the
+    #: label is left out (its marker's hover text still names it)
+    shown: bool = True
 
 
 #: text is about this many font sizes wide per character (sans-serif, mixed case)
@@ -143,7 +146,9 @@ def _candidates(label: Label) -> list[tuple[float, float, str, str]]:
 def place_labels(labels: Sequence[Label], view: View) -> list[Placement]:
     """A placement for each label such that no two labels overlap and no label covers a
     marker, where the candidates allow (else the least overlapping one), in the given
-    order of priority; labels stay inside the map where they can."""
+    order of priority; labels stay inside the map where they can. A label that would
+    cover an earlier one wherever it went is left out (``shown=False``): on a crowded
+    map a lower-priority name gives way rather than two becoming unreadable."""
     screen = [view.screen(label.lon, label.lat) for label in labels]
     discs = [_disc_box(x, y, label.radius) for (x, y), label in zip(screen, labels, strict=True)]
     frame = (0.0, 0.0, view.width, view.height)
@@ -152,26 +157,30 @@ def place_labels(labels: Sequence[Label], view: View) -> list[Placement]:
     for index, ((x, y), label) in enumerate(zip(screen, labels, strict=True)):
         w = len(label.text) * label.font * CHAR_WIDTH
         h = label.font * 1.25
-        best: tuple[float, Placement] | None = None
+        best: tuple[float, float, Placement] | None = None
         for dx, dy, anchor, baseline in _candidates(label):
             box = _box(x + dx, y + dy, w, h, anchor, baseline)
-            clash = sum(_overlap(box, other) for other in placed)
-            clash += sum(_overlap(box, disc) for i, disc in enumerate(discs) if i != index)
+            covered = sum(_overlap(box, other) for other in placed)
+            clash = covered + sum(_overlap(box, disc) for i, disc in enumerate(discs) if i != index)
             outside = w * h - _overlap(box, frame)
             score = clash + 0.5 * outside
             if best is None or score < best[0]:
-                best = (score, Placement((dx, dy), anchor, baseline, box))
+                best = (score, covered, Placement((dx, dy), anchor, baseline, box))
             if score == 0:
                 break
         assert best is not None
-        placed.append(best[1].box)
-        result.append(best[1])
+        _, covered, placement = best
+        if covered > 0:
+            placement = replace(placement, shown=False)
+        else:
+            placed.append(placement.box)
+        result.append(placement)
     return result
 
 
 def _content_box(view: View, labels: Sequence[Label], placements: Sequence[Placement]) -> tuple:
     """Screen box holding every marker and every label."""
-    boxes = [p.box for p in placements]
+    boxes = [p.box for p in placements if p.shown]
     for label in labels:
         x, y = view.screen(label.lon, label.lat)
         boxes.append(_disc_box(x, y, label.radius))
