@@ -8,6 +8,7 @@ persistent interfaces (see docs/performance.md).
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -159,6 +160,23 @@ def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutc
     return HighsSession(model, settings).run()
 
 
+#: the thread count HiGHS's process-wide scheduler was started with (None: not yet)
+_scheduler_threads: int | None = None
+_scheduler_lock = threading.Lock()
+
+
+def _match_scheduler(threads: int) -> None:
+    """HiGHS starts one thread pool per process, at its first run, and a later run that
+    asks for another thread count fails ("Not Set"): restart the pool when it differs
+    (``threads`` 0 is HiGHS's own choice)."""
+    global _scheduler_threads
+    wanted = max(int(threads), 0)
+    with _scheduler_lock:
+        if _scheduler_threads is not None and _scheduler_threads != wanted:
+            highspy.Highs.resetGlobalScheduler(True)
+        _scheduler_threads = wanted
+
+
 class HighsSession:
     """A model handed to HiGHS once, to be solved again after small changes.
 
@@ -193,6 +211,7 @@ class HighsSession:
         highs, form = self.highs, self.form
         # HiGHS counts time_limit from the object's first run (ERGO-Code/HiGHS#1477)
         highs.setOptionValue("time_limit", highs.getRunTime() + float(self.settings.time_limit_s))
+        _match_scheduler(self.settings.threads)
         began = time.perf_counter()
         highs.run()
         solved = time.perf_counter()
