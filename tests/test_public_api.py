@@ -6,6 +6,8 @@ import importlib
 import subprocess
 import sys
 
+import pytest
+
 import geomodel
 
 
@@ -30,6 +32,15 @@ def test_solve_stays_the_function_after_the_whole_package_is_imported():
 
 def test_importing_geomodel_does_not_import_the_model_stack():
     code = "import sys, geomodel; print('pyomo' in sys.modules, 'highspy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize("module", ["geomodel.results.result", "geomodel.ui.app"])
+def test_reading_results_and_the_app_do_not_import_the_model_stack(module):
+    """The app's server and `report` read results; Pyomo (and the scipy.stats its import
+    hooks pull in, 0.5 s of the app's first load) belongs to the solver process only."""
+    code = f"import sys, {module}; print('pyomo' in sys.modules, 'highspy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 

@@ -15,11 +15,9 @@ on but not working.
 from __future__ import annotations
 
 import numpy as np
-import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.inputs.dataset import variable
-from geomodel.model.power import shed_idle_power
 
 #: KPIs this module adds: name -> (units, description)
 JOB_KPI_SPECS: dict[str, tuple[str, str]] = {
@@ -166,6 +164,12 @@ def _class_site_totals(results: xr.Dataset, inputs: xr.Dataset, what: str) -> np
 
 def _idle_results(model, inputs: xr.Dataset, results: xr.Dataset) -> None:
     """Chips powered on, and the power and energy of those on but not working."""
+    # the model's modules and Pyomo only here, at extraction: reading a result (the app,
+    # `report`) must not import them (Pyomo's import hooks then pull in scipy.stats, 0.5 s)
+    import pyomo.environ as pyo
+
+    from geomodel.model.power import shed_idle_power
+
     installed = inputs["chips_installed"].values.astype(float)
     n_sites, n_systems = installed.shape
     n_time = inputs.sizes["time"]
