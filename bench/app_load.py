@@ -24,6 +24,7 @@ average is printed beside the numbers: on the shared 2-core machine it matters.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import socket
@@ -98,8 +99,21 @@ def child() -> None:
     print(json.dumps({"seconds": times, "deck_bytes": size}))
 
 
+def python_path(tree: Path) -> str:
+    """``tree`` first on the import path, with its own built-in plugins: the installed
+    entry point names ``geomodel_builtins``, which an editable install maps to *this*
+    checkout's plugins/, so a reference tree gets a link of that name to its own."""
+    digest = hashlib.sha1(str(tree.resolve()).encode()).hexdigest()[:12]
+    shim = Path(tempfile.gettempdir()) / f"app-load-builtins-{digest}"
+    link = shim / "geomodel_builtins"
+    if not link.exists():
+        shim.mkdir(exist_ok=True)
+        link.symlink_to(tree.resolve() / "plugins", target_is_directory=True)
+    return os.pathsep.join([str(tree), str(shim)])
+
+
 def phases(tree: Path) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(tree), "OMP_NUM_THREADS": "1"}
+    env = {**os.environ, "PYTHONPATH": python_path(tree), "OMP_NUM_THREADS": "1"}
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "_child"],
         cwd=tree,
@@ -126,7 +140,7 @@ def browser(tree: Path) -> dict[str, float]:
 
     port = _free_port()
     cache = tempfile.mkdtemp(prefix="app-load-")
-    env = {**os.environ, "PYTHONPATH": str(tree), "GEOMODEL_APP_CACHE": cache}
+    env = {**os.environ, "PYTHONPATH": python_path(tree), "GEOMODEL_APP_CACHE": cache}
     script = Path(sys.executable).parent / "streamlit"
     started = time.perf_counter()
     options = {
