@@ -8,8 +8,8 @@ from typing import Any
 from rich.markup import escape
 
 from geomodel.cli.output import console, print_table
+from geomodel.inputs.dataset import is_planning
 from geomodel.results.kpis import KPI_SPECS, PLANNING_ONLY_KPIS
-from geomodel.results.planning import is_planning
 
 
 def print_result(result, title: str) -> None:
@@ -32,7 +32,7 @@ def print_result(result, title: str) -> None:
 def print_kpi_table(result, title: str) -> None:
     """The KPI table with units; the planning KPIs only for a scenario that may build
     (``--json`` and the Dataset keep them all)."""
-    planning = result.inputs is not None and is_planning(result.inputs)
+    planning = is_planning(result.inputs)
     rows = [
         {"kpi": name, "value": result.kpis[name], "units": units}
         for name, (units, _) in KPI_SPECS.items()

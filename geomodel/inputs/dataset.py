@@ -14,3 +14,8 @@ def variable(
     """A Variable with ``units`` and ``description`` attributes."""
     dims = (dims,) if isinstance(dims, str) else dims
     return xr.Variable(dims, np.asarray(values), {"units": units, "description": description, **attrs})
+
+
+def is_planning(inputs: xr.Dataset) -> bool:
+    """True when the inputs hold build options (docs/planning.md)."""
+    return bool(inputs.attrs.get("planning", 0))

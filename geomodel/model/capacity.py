@@ -20,6 +20,7 @@ import numpy as np
 import xarray as xr
 from pyomo.core.expr.numeric_expr import LinearExpression
 
+from geomodel.inputs.dataset import is_planning
 from geomodel.model.basics import linear
 
 
@@ -47,15 +48,10 @@ def at_most(coefs: list[float], variables: list, limit: Affine, factor: float = 
     return linear(coefs, variables) <= float(limit.constant * factor)
 
 
-def planning(inputs: xr.Dataset) -> bool:
-    """True when the inputs hold build options (docs/planning.md)."""
-    return bool(inputs.attrs.get("planning", 0))
-
-
 def most_chips(inputs: xr.Dataset) -> np.ndarray:
     """(site, system): installed chips plus the most that may be built."""
     installed = inputs["chips_installed"].values
-    if not planning(inputs):
+    if not is_planning(inputs):
         return installed
     return installed + inputs["build_max_systems"].values * inputs["chips_per_system"].values[None, :]
 
@@ -63,7 +59,7 @@ def most_chips(inputs: xr.Dataset) -> np.ndarray:
 def most_source_mw(inputs: xr.Dataset) -> np.ndarray:
     """(site, source): installed capacity plus the most that may be built, MW."""
     installed = inputs["source_capacity_mw"].values
-    if not planning(inputs):
+    if not is_planning(inputs):
         return installed
     return installed + inputs["build_max_source_mw"].values
 
@@ -71,7 +67,7 @@ def most_source_mw(inputs: xr.Dataset) -> np.ndarray:
 def most_link_gbit_s(inputs: xr.Dataset) -> np.ndarray:
     """(link): lit capacity plus the pairs that may be lit, Gb/s."""
     installed = inputs["link_capacity_gbit_s"].values
-    if not planning(inputs):
+    if not is_planning(inputs):
         return installed
     return (
         installed
@@ -110,7 +106,7 @@ class Capacity:
         self.link = inputs["link_capacity_gbit_s"].values
         self.grid_limit = inputs["grid_import_limit_mw"].values
         self.dci_mw = dci_power_mw(inputs, sites)
-        self.planning = planning(inputs)
+        self.planning = is_planning(inputs)
         self._cache: dict[tuple, Affine] = {}  # constraints ask for one capacity at every step
         if self.planning:
             self.pair_gbit_s = inputs["link_capacity_gbit_s_per_pair"].values

@@ -15,9 +15,10 @@ import numpy as np
 import pyomo.environ as pyo
 import xarray as xr
 
+from geomodel.inputs.dataset import is_planning
 from geomodel.inputs.planning import HOURS_PER_YEAR
 from geomodel.model.basics import USD_PER_KUSD, IntegerChoices, linear
-from geomodel.model.capacity import Capacity, at_most, planning
+from geomodel.model.capacity import Capacity, at_most
 from geomodel.model.sets import ModelSets, tuples
 
 #: build variable -> (inputs variable of its most, of its annuity, of its fixed O&M, doc)
@@ -80,7 +81,7 @@ def define_build_variables(m, sets: ModelSets, inputs: xr.Dataset, integer: Inte
     ``build_*`` in [0, most that may be built]; integer for whole systems and whole fibre
     pairs when asked; ``open_site[s]`` in [0, 1] (binary with ``site_opening``) for a new site.
     """
-    if planning(inputs):
+    if is_planning(inputs):
         for name, (most_name, _, _, doc) in BUILD_VARIABLES.items():
             most = inputs[most_name].values
             index = tuples(most > 0)
@@ -110,7 +111,7 @@ def define_build_limits(m, sets: ModelSets, inputs: xr.Dataset) -> None:
     (P3) ``systems_on_built[s,h,t]``: switched-on systems <= installed + built;
     (P5) ``opening[row]``: nothing is built at a new site that is not opened.
     """
-    if not planning(inputs):
+    if not is_planning(inputs):
         return
     capacity: Capacity = m.capacity
     factor = inputs["source_capacity_factor"].values if sets.sources else None
@@ -171,7 +172,7 @@ def define_build_cost(m, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
     sum built x fixed O&M (both kUSD; 0 without build options). The share of a year is
     sum of weight x dt_hours / 8760, so a year of typical days carries a full year's annuity.
     """
-    if not planning(inputs):
+    if not is_planning(inputs):
         m.investment_cost_kusd = pyo.Expression(expr=0.0, doc="annuity of what is built, kUSD")
         m.fixed_om_cost_kusd = pyo.Expression(expr=0.0, doc="fixed O&M of what is built, kUSD")
         return

@@ -15,14 +15,15 @@ import numpy as np
 import pyomo.environ as pyo
 import xarray as xr
 
+from geomodel.inputs.dataset import is_planning
 from geomodel.model.basics import USD_PER_KUSD, linear
-from geomodel.model.capacity import Capacity, planning
+from geomodel.model.capacity import Capacity
 from geomodel.model.sets import ModelSets
 
 
 def storage_sites(inputs: xr.Dataset) -> list[int]:
     """Sites where a battery may be built (both power and energy)."""
-    if not planning(inputs):
+    if not is_planning(inputs):
         return []
     both = (inputs["build_max_battery_mw"].values > 0) & (inputs["build_max_battery_mwh"].values > 0)
     return [int(s) for s in np.flatnonzero(both)]

@@ -16,8 +16,8 @@ where the site used none (a battery charging at an empty site) has no user and
 stays **unattributed**. Data that jobs moved away from their origin adds the
 network's emissions (in ``emissions_tco2``) in a row of its own, with no MWh (the
 network's energy is not the sites', ``transfer_energy_mwh``) and no energy cost (its
-transfer price is ``transfer_cost_usd``). Every part is read from Dataset variables, so the rows
-stay true when the power model changes (e.g. idle chips switched off).
+transfer price is ``transfer_cost_usd``). Every part is read from Dataset variables,
+so the rows stay true when the power model changes (e.g. idle chips switched off).
 """
 
 from __future__ import annotations

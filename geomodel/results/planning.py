@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from geomodel.inputs.dataset import variable
+from geomodel.inputs.dataset import is_planning, variable
 
 #: asset classes of the build table and the cost breakdown, in report order
 ASSET_CLASSES = ("site", "facility", "systems", "battery", "dci")
@@ -88,10 +88,6 @@ STORAGE = {
     "storage_discharge_mw": ("MW", "battery discharging (built batteries)"),
     "storage_soc_mwh": ("MWh", "battery state of charge at the end of each step (built batteries)"),
 }
-
-
-def is_planning(inputs: xr.Dataset) -> bool:
-    return bool(inputs.attrs.get("planning", 0))
 
 
 def add_planning_results(model: Any, results: xr.Dataset) -> None:

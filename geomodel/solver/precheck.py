@@ -28,8 +28,9 @@ from typing import Literal
 import numpy as np
 import xarray as xr
 
+from geomodel.inputs.dataset import is_planning
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
-from geomodel.model.capacity import dci_power_mw, most_chips, planning
+from geomodel.model.capacity import dci_power_mw, most_chips
 
 #: Relative slack before a total counts as short: solver tolerances are about 1e-7,
 #: so a plan exactly at a limit must never be called infeasible here.
@@ -85,7 +86,7 @@ class _Facts:
         self.dt_hours = inputs["dt_hours"].values
         self.weight_hours = inputs["weight"].values * self.dt_hours
         #: planning mode: capacities are installed plus what may be built
-        self.planning = planning(inputs)
+        self.planning = is_planning(inputs)
         #: usable chips (installed, or installed plus the most that may be built) x availability
         self.cap = most_chips(inputs) * inputs["availability"].values[:, None]
         pue = inputs["pue"].values

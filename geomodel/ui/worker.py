@@ -35,7 +35,7 @@ def solve_recipe(recipe_data: dict[str, Any], scenario_hash: str, folder: str) -
     from geomodel import __version__
     from geomodel.api import solve_inputs
     from geomodel.inputs.build import build_inputs
-    from geomodel.results.planning import is_planning
+    from geomodel.inputs.dataset import is_planning
 
     store = RunStore(folder)
     recipe = Recipe.from_dict(recipe_data)

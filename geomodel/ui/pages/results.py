@@ -7,8 +7,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from geomodel.inputs.dataset import is_planning
 from geomodel.results.breakdown import breakdown_table
-from geomodel.results.planning import is_planning
 from geomodel.ui import loaders, state
 from geomodel.ui.components import charts
 from geomodel.ui.components.deck import HEIGHT
