@@ -256,7 +256,7 @@ def two_site_scenario(pair_cost: float) -> dict:
                 }
             ]
         },
-        solver={"integer": {"site_participation": True, "whole_fibre_pairs": True}},
+        solver={"participation": "exact", "integer": {"whole_fibre_pairs": True}},
         finance={"discount_rate": 0.0},
     )
 
