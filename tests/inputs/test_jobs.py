@@ -98,7 +98,7 @@ def test_site_participation_is_now_solver_participation(tmp_path):
     from geomodel.scenario.problems import ScenarioError
 
     job = {"j": {"gpu_hours": 8, "system": "hgx_h100_8"}}
-    with pytest.raises(ScenarioError, match="solver.participation"):
+    with pytest.raises(ScenarioError, match=r"solver\.participation"):
         scenario(tmp_path, job, solver={"integer": {"site_participation": True}})
 
 
