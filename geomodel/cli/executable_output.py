@@ -52,8 +52,7 @@ def print_executable(result: Any) -> None:
         )
     elif findings:
         out.print(
-            f"[red]Plan ({how}, {versus}): the checker finds "
-            f"{len(findings)} problem(s).[/red]",
+            f"[red]Plan ({how}, {versus}): the checker finds {len(findings)} problem(s).[/red]",
             soft_wrap=True,
         )
     else:

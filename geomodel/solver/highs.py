@@ -274,15 +274,29 @@ class HighsSession:
         outcome.iis_seconds = time.perf_counter() - started
         outcome.iis_limit_s = limit_s
 
-    def set_column_bounds(self, variables: list, lower: float, upper: float) -> None:
-        """Bound every one of ``variables`` to [lower, upper] for the next runs."""
+    def set_column_bounds(self, variables: list, lower, upper) -> None:
+        """Bound ``variables`` to [lower, upper] (numbers, or one per variable) for the
+        next runs."""
         if not variables:
             return
         started = time.perf_counter()
         columns = np.array([self._column(var) for var in variables], dtype=np.int32)
         n = len(columns)
-        self.highs.changeColsBounds(n, columns, np.full(n, float(lower)), np.full(n, float(upper)))
+        low = np.broadcast_to(np.asarray(lower, dtype=float), n).copy()
+        high = np.broadcast_to(np.asarray(upper, dtype=float), n).copy()
+        self.highs.changeColsBounds(n, columns, low, high)
         self._pending_seconds += time.perf_counter() - started
+
+    def restore_column_bounds(self, variables: list) -> None:
+        """Give ``variables`` back the bounds the model states."""
+        inf = highspy.kHighsInf
+        lower = [-inf if var.lb is None else var.lb for var in variables]
+        upper = [inf if var.ub is None else var.ub for var in variables]
+        self.set_column_bounds(variables, lower, upper)
+
+    def integer_variables(self) -> list:
+        """The model's integer (and binary) variables, in column order."""
+        return [var for var in self.form.columns if var.is_integer()]
 
     def start_from(self, values: np.ndarray) -> None:
         """Give branch and bound a feasible solution (column values) to start from."""
