@@ -210,6 +210,7 @@ class HighsSession:
         self._pending_seconds = time.perf_counter() - started
         self._row_of: dict[int, int] = {}
         self._column_of: dict[int, int] = {}
+        self._relaxed = False  # a MIP's relaxation has been solved: its basis is there
 
     def _use(self, method: str) -> None:
         for name, value in METHOD_OPTIONS.get(method, {}).items():
@@ -226,6 +227,10 @@ class HighsSession:
         if form.is_mip:
             highs.setOptionValue("solve_relaxation", relaxation)
             self.method = chosen_method(self.settings.method, form, relaxation)
+            if relaxation and self._relaxed and self.settings.method == "auto":
+                # a relaxation again after bounds changed: dual simplex from the last basis
+                self.method = "dual_simplex"
+            self._relaxed = self._relaxed or relaxation
             for name, value in BRANCH_AND_BOUND_OPTIONS.items():
                 highs.setOptionValue(name, value)
             self._use(self.method)
