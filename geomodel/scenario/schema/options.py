@@ -152,6 +152,7 @@ class SolverOptions(Section):
     merge_jobs: bool = Field(
         default=True,
         description="merge training jobs the model cannot tell apart into one class before the "
-        "build and split the results back (exact; docs/model.md)",
+        "build and split the results back (exact with participation relaxed; with binary site "
+        "use a class is a pool whose members may share its sites in a step; docs/model.md)",
         examples=[False],
     )
