@@ -7,10 +7,11 @@ objective is the bound the results report the executable plan's gap against. The
 
 * ``relax_fix``: each synchronous job is kept, at each step, within the group of linked
   sites where the relaxation put most of its chips, at the sites of that group where it
-  had chips (a step where the relaxation ran none of it: off). A span of a job left at
-  one site is fixed to 1, every other span outside that set to 0; the spans of a job the
-  relaxation split within a linked group stay binary. The model is solved again, as an
-  LP when no integer is left free; if that has no solution, the full MIP is solved.
+  had chips (a step where the relaxation ran none of it: off): those spans are fixed to
+  1, every other span to 0, and the model is solved again, as an LP when no other
+  integer is left. If that has no plan (the whole exchange of a split does not fit),
+  the spans of the jobs split within a group are left binary and it is solved again;
+  failing that, the full MIP is solved.
 * ``exact``: as ``relax_fix``; when that plan is within ``mip_gap`` of the relaxation's
   bound it is proven so and kept, otherwise branch and bound starts from it.
 * ``relaxed``: spans are continuous in the model (the LP relaxation of site use); only
@@ -41,7 +42,7 @@ class Relaxation:
     objective: float | None  #: kUSD; None when the relaxation had no solution
     seconds: float  #: its hand-over and solve
     fixed_spans: int = 0  #: spans relax-fix fixed (to 0, or to 1 where a job kept one site)
-    free_spans: int = 0  #: spans relax-fix left binary (a job split within a linked group)
+    free_spans: int = 0  #: spans relax-fix left binary (the fallback of a split within a group)
     fell_back: bool = False  #: relax-fix found no plan, so the full MIP was solved
 
 
@@ -90,43 +91,54 @@ def solve_participation(
 def _relax_and_fix(
     session: HighsSession, model, relaxation: Relaxation, run: Callable[..., SolveOutcome]
 ) -> SolveOutcome | None:
-    """Solve with the spans fixed to the relaxation's groups (then polish a plan branch and
-    bound found); None when that has no plan. The spans are free again either way."""
-    fixed, free = fix_to_relaxed_groups(session, model)
-    relaxation.fixed_spans, relaxation.free_spans = len(fixed), free
-    fixed_ids = {id(var) for var in fixed}
-    integers_left = free > 0 or any(id(var) not in fixed_ids for var in session.integer_variables())
-    plan = run(relaxation=not integers_left)
-    if plan.has_solution and integers_left:
-        polish(session, model, run)
-    session.restore_column_bounds(fixed)
-    relaxation.fell_back = not plan.has_solution
-    return plan if plan.has_solution else None
+    """Solve with the spans fixed to the relaxation's sites (a job split within a linked
+    group keeps all of them), or, if that has no plan, with the choice among them left
+    binary; polish a plan branch and bound found. None when neither has a plan. The spans
+    are free again either way."""
+    for tight in (True, False):
+        fixed, split = fix_to_relaxed_groups(session, model, tight)
+        free = 0 if tight else split
+        relaxation.fixed_spans, relaxation.free_spans = len(fixed), free
+        fixed_ids = {id(var) for var in fixed}
+        others = any(id(var) not in fixed_ids for var in session.integer_variables())
+        integers_left = free > 0 or others
+        plan = run(relaxation=not integers_left)
+        if plan.has_solution and integers_left:
+            polish(session, model, run)
+        session.restore_column_bounds(fixed)
+        if plan.has_solution:
+            return plan
+        if not split:
+            break  # no job was split within a group: the loose fix is the same problem
+    relaxation.fell_back = True
+    return None
 
 
-def fix_to_relaxed_groups(session: HighsSession, model) -> tuple[list, int]:
+def fix_to_relaxed_groups(session: HighsSession, model, tight: bool) -> tuple[list, int]:
     """Fix the spans to the relaxation's sites, group by group (see the module's doc);
-    the relaxation's values are in the model. Returns the fixed span variables and how
-    many spans are left binary."""
+    the relaxation's values are in the model. ``tight``: a job the relaxation split
+    within a linked group keeps all of those sites (spans 1) instead of choosing among
+    them (spans binary). Returns the fixed span variables and how many spans belong to
+    such splits (left binary unless ``tight``)."""
     sets = model.sets
     chips = _chips_at(model)
     sites_at: dict[tuple[int, int], list[int]] = defaultdict(list)
     for j, s, t in sets.span:
         sites_at[j, t].append(s)
-    zeros, ones, free = [], [], 0
+    zeros, ones, split = [], [], 0
     for (j, t), sites in sites_at.items():
         floor = 1e-6 * max(1.0, sum(chips[j, s, t] for s in sites))
         groups = sets.site_groups.get(j, [tuple(sites)])
         best = max(groups, key=lambda g: sum(chips[j, s, t] for s in g))
         used = [s for s in best if chips[j, s, t] > floor]
         zeros.extend(model.span[j, s, t] for s in sites if s not in used)
-        if len(used) == 1:
-            ones.append(model.span[j, used[0], t])
-        else:
-            free += len(used)
+        if len(used) > 1:
+            split += len(used)
+        if len(used) == 1 or tight:
+            ones.extend(model.span[j, s, t] for s in used)
     session.set_column_bounds(zeros, 0.0, 0.0)
     session.set_column_bounds(ones, 1.0, 1.0)
-    return zeros + ones, free
+    return zeros + ones, split
 
 
 def polish(session: HighsSession, model, run: Callable[..., SolveOutcome]) -> None:
