@@ -255,6 +255,13 @@ def _sites(scenario: Scenario, systems: list[str], catalog: Catalog) -> dict[str
             "1",
             "fraction of installed chips usable at any step",
         ),
+        "envelope_at_load": variable(
+            "site",
+            [int(s.envelope_basis == "at_load") for s in site_list],
+            "1",
+            "1 where the envelope counts working chips at their training or serving power, "
+            "0 where at nameplate",
+        ),
         "chips_installed": variable(
             ("site", "system"), chips, "chips", "installed chips of each system at each site"
         ),
@@ -274,7 +281,19 @@ def _systems(systems: list[str], catalog: Catalog) -> dict[str, xr.Variable]:
             "system",
             [h.active_power_kw_per_chip for h in specs],
             "kW",
-            "power of a working chip, all-in",
+            "nameplate power of a working chip, all-in (the envelope's, where a site counts it)",
+        ),
+        "training_power_kw_per_chip": variable(
+            "system",
+            [h.training_kw_per_chip for h in specs],
+            "kW",
+            "typical power of a chip at training load, all-in",
+        ),
+        "serving_power_kw_per_chip": variable(
+            "system",
+            [h.serving_kw_per_chip for h in specs],
+            "kW",
+            "typical power of a chip at serving load, all-in",
         ),
         "idle_power_kw_per_chip": variable(
             "system", [h.idle_power_kw_per_chip for h in specs], "kW", "power of an idle chip, all-in"

@@ -93,10 +93,11 @@ class _Facts:
         #: PUE per site and step (a weather-driven PUE varies by the hour), (s, t)
         self.pue = pue if pue.ndim == 2 else np.repeat(pue[:, None], len(self.times), axis=1)
         self.envelope = inputs["power_envelope_mw"].values
-        active_kw = inputs["active_power_kw_per_chip"].values
+        training_kw = inputs["training_power_kw_per_chip"].values
         idle_kw = inputs["idle_power_kw_per_chip"].values
-        #: kW one more working chip adds to IT power, by system (x PUE: facility power)
-        self.working_kw = active_kw - idle_kw
+        #: kW one more training chip adds to IT power, by system (x PUE: facility power);
+        #: at training load, at most its nameplate, so a bound on envelope and supply alike
+        self.working_kw = training_kw - idle_kw
         idle_mw = (inputs["chips_installed"].values * idle_kw[None, :]).sum(axis=1) / 1000.0
         self.dci_mw = dci_power_mw(inputs, self.sites)
         #: facility power with every chip idle, MW per site and step (none if switched off)

@@ -140,6 +140,13 @@ class Site(Located):
         description="facility power limit (IT x PUE + DCI); 0 only with build.power_envelope",
         examples=["200 MW"],
     )
+    envelope_basis: Literal["nameplate", "at_load"] = Field(
+        default="nameplate",
+        description="what a working chip counts for in the power envelope: `nameplate`, its "
+        "system's rated power, as electrical designs and grid contracts are sized (default); "
+        "`at_load`, its typical training or serving draw, for a site that oversubscribes",
+        examples=["at_load"],
+    )
     pue: WeatherPue | ConstantPue | None = Field(
         default=None,
         description="power usage effectiveness, constant, or `{model: weather}` for hourly "
