@@ -36,9 +36,8 @@ from geomodel.geo import Location
 from geomodel.inputs.pue import SEA_LEVEL_PA, wet_bulb_c
 from geomodel.inputs.weather import site_weather
 from geomodel.scenario.schema import Scenario
+from geomodel.scenario.schema.pue import COOLING_WUE_L_PER_KWH
 
-#: L per kWh of IT energy by cooling kind where the PUE is constant (module docstring).
-COOLING_WUE_L_PER_KWH: dict[str, float] = {"evaporative": 1.06, "air": 0.0, "liquid": 0.0}
 #: The tower's leaving air, saturated, is this far above the entering wet-bulb: about half
 #: the 4 K approach plus 5 K range above it, where the warm water meets the air [estimate].
 TOWER_AIR_RISE_K = 6.0

@@ -37,8 +37,8 @@ def define_water(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.ndarra
         rule=lambda _, s: m.water_m3[s] <= float(cap[s]),
         doc="water within the site's cap over the horizon, m3",
     )
+    priced = [s for s in range(len(sets.sites)) if price[s]]
     m.water_cost_kusd = pyo.Expression(
-        expr=sum(price[s] / USD_PER_KUSD * m.water_m3[s] for s in range(len(sets.sites)) if price[s])
-        or 0.0,
+        expr=sum((price[s] / USD_PER_KUSD * m.water_m3[s] for s in priced), 0.0),
         doc="what the sites' water costs, kUSD",
     )

@@ -75,6 +75,11 @@ COOLING_CURVES: dict[str, PueCurve] = {
 #: direct-to-chip figures (1.08-1.2) [estimate].
 COOLING_PUE: dict[str, float] = {"evaporative": 1.10, "air": 1.3, "liquid": 1.14}
 
+#: Water per kWh of IT energy (L/kWh) of each kind where the PUE is constant
+#: (geomodel.inputs.water): ``evaporative`` Google's 2023 data-centre water over its IT
+#: energy [vendor]; ``air`` and ``liquid`` reject heat dry [estimate].
+COOLING_WUE_L_PER_KWH: dict[str, float] = {"evaporative": 1.06, "air": 0.0, "liquid": 0.0}
+
 
 class WeatherPue(Section):
     """PUE hour by hour on the site's cooling kind's curve, at its weather point's weather.
