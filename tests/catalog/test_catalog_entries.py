@@ -260,7 +260,7 @@ def test_power_at_load_lies_between_idle_and_nameplate() -> None:
     assert plain.training_kw_per_chip == plain.serving_kw_per_chip == 1.2  # nameplate
     measured = HardwareSystem(**fields, training_power_kw_per_chip=0.9, serving_power_kw_per_chip=0.8)
     assert (measured.training_kw_per_chip, measured.serving_kw_per_chip) == (0.9, 0.8)
-    with pytest.raises(ValueError, match="training_power_kw_per_chip 1.3 is outside"):
+    with pytest.raises(ValueError, match=r"training_power_kw_per_chip 1\.3 is outside"):
         HardwareSystem(**fields, training_power_kw_per_chip=1.3)
-    with pytest.raises(ValueError, match="serving_power_kw_per_chip 0.2 is outside"):
+    with pytest.raises(ValueError, match=r"serving_power_kw_per_chip 0\.2 is outside"):
         HardwareSystem(**fields, serving_power_kw_per_chip=0.2)
