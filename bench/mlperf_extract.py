@@ -158,6 +158,8 @@ TRAINING_COLUMNS = (
     "samples_per_run",
     "tokens_per_run",
     "tokens_normalized",
+    "evals_per_run",
+    "eval_samples_logged",
     "precision",
     "precision_source",
     "duplicate_of",
@@ -503,6 +505,8 @@ class TrainingRun:
     sequence_length: int | None
     samples: int | None
     samples_key: str
+    evals: int
+    eval_samples: int | None
     division: str
 
 
@@ -532,6 +536,7 @@ def parse_training_log(name: str, text: str, benchmark: str) -> TrainingRun:
     values: dict[str, object] = {}
     last_eval: dict = {}
     stop_meta: dict = {}
+    evals = 0
     for event in _mllog_events(text):
         key = event.get("key")
         if key == "run_start" and start is None:
@@ -542,7 +547,13 @@ def parse_training_log(name: str, text: str, benchmark: str) -> TrainingRun:
             status = str(stop_meta.get("status", ""))
         elif key == "eval_accuracy":
             last_eval = event.get("metadata") or {}
-        elif key in ("global_batch_size", "max_sequence_length", "submission_division"):
+            evals += 1
+        elif key in (
+            "global_batch_size",
+            "max_sequence_length",
+            "submission_division",
+            "eval_samples",
+        ):
             values.setdefault(key, event.get("value"))
     minutes = (stop - start) / 60000 if start is not None and stop is not None else None
     sequence_length = _as_int(values.get("max_sequence_length"))
@@ -563,6 +574,8 @@ def parse_training_log(name: str, text: str, benchmark: str) -> TrainingRun:
         sequence_length=sequence_length,
         samples=samples,
         samples_key=key,
+        evals=evals,
+        eval_samples=_as_int(values.get("eval_samples")),
         division=str(values.get("submission_division", "")).lower(),
     )
 
@@ -708,6 +721,8 @@ def training_rows(
             "samples_per_run": round(samples) if benchmark != "gpt3" else "",
             "tokens_per_run": round(tokens),
             "tokens_normalized": round(tokens * factor),
+            "evals_per_run": round(statistics.fmean(r.evals for r in used), 2),
+            "eval_samples_logged": used[0].eval_samples,
             "precision": precision,
             "precision_source": precision_source,
             "duplicate_of": "" if duplicate_of == f"{round_name} {folder}" else duplicate_of,
