@@ -96,7 +96,8 @@ ACCELERATOR_FAMILIES = (
     (r"v5e", "TPU-v5e"),
 )
 
-INFERENCE_COLUMNS = (
+# Columns both tables share: who measured what on which system, and where it is published.
+SYSTEM_COLUMNS = (
     "round",
     "submitter",
     "system_name",
@@ -104,11 +105,13 @@ INFERENCE_COLUMNS = (
     "category",
     "accelerator",
     "accelerator_family",
+)
+SCALE_COLUMNS = ("accelerators_per_node", "nodes", "total_accelerators", "host_processor")
+SOURCE_COLUMNS = ("duplicate_of", "source_repo", "source_year", "source_type", "source_path")
+INFERENCE_COLUMNS = (
+    *SYSTEM_COLUMNS,
     "heterogeneous",
-    "accelerators_per_node",
-    "nodes",
-    "total_accelerators",
-    "host_processor",
+    *SCALE_COLUMNS,
     "host_processors_per_node",
     "benchmark",
     "scenario",
@@ -125,24 +128,11 @@ INFERENCE_COLUMNS = (
     "weight_data_types",
     "input_data_types",
     "weight_transformations",
-    "duplicate_of",
-    "source_repo",
-    "source_year",
-    "source_type",
-    "source_path",
+    *SOURCE_COLUMNS,
 )
 TRAINING_COLUMNS = (
-    "round",
-    "submitter",
-    "system_name",
-    "system_id",
-    "category",
-    "accelerator",
-    "accelerator_family",
-    "accelerators_per_node",
-    "nodes",
-    "total_accelerators",
-    "host_processor",
+    *SYSTEM_COLUMNS,
+    *SCALE_COLUMNS,
     "framework",
     "benchmark",
     "time_to_train_minutes",
@@ -162,11 +152,7 @@ TRAINING_COLUMNS = (
     "eval_samples_logged",
     "precision",
     "precision_source",
-    "duplicate_of",
-    "source_repo",
-    "source_year",
-    "source_type",
-    "source_path",
+    *SOURCE_COLUMNS,
 )
 
 
@@ -250,6 +236,7 @@ class System:
     name: str
     category: str
     accelerator: str
+    family: str
     accelerators_per_node: int | None
     nodes: int | None
     total_accelerators: int | None
@@ -286,10 +273,12 @@ def read_system(snapshot: GitSnapshot, path: str) -> System | None:
         total = None
     families = {family_of(part) for part in re.split(r"\band\b|,", accelerator) if part}
     families.discard("")
+    stem = path.rsplit("/", 1)[-1].removesuffix(".json")
     return System(
         name=str(desc.get("system_name", "")).strip(),
         category=category_of(str(desc.get("status", ""))),
         accelerator=accelerator,
+        family="+".join(sorted(families)) or family_of(stem),
         accelerators_per_node=per_node,
         nodes=nodes,
         total_accelerators=total,
@@ -299,6 +288,23 @@ def read_system(snapshot: GitSnapshot, path: str) -> System | None:
         framework=str(desc.get("framework", "")).strip(),
         division=str(desc.get("division", "")).strip().lower(),
     )
+
+
+def system_fields(round_name: str, submitter: str, system_id: str, system: System) -> dict:
+    """The ``SYSTEM_COLUMNS`` and ``SCALE_COLUMNS`` cells of a row."""
+    return {
+        "round": round_name,
+        "submitter": submitter,
+        "system_name": system.name,
+        "system_id": system_id,
+        "category": system.category,
+        "accelerator": system.accelerator,
+        "accelerator_family": system.family,
+        "accelerators_per_node": system.accelerators_per_node,
+        "nodes": system.nodes,
+        "total_accelerators": system.total_accelerators,
+        "host_processor": system.host_processor,
+    }
 
 
 def category_of(status: str) -> str:
@@ -456,20 +462,8 @@ def inference_rows(
         result = f"{submitter}/{system_id}/{bench_dir}/{scenario_dir}"
         duplicate_of = first_seen.setdefault((blob, scenario), result)
         yield {
-            "round": round_name,
-            "submitter": submitter,
-            "system_name": system.name,
-            "system_id": system_id,
-            "category": system.category,
-            "accelerator": system.accelerator,
-            "accelerator_family": "+".join(
-                sorted({family_of(p) for p in re.split(r"\band\b|,", system.accelerator)} - {""})
-            ),
+            **system_fields(round_name, submitter, system_id, system),
             "heterogeneous": system.heterogeneous,
-            "accelerators_per_node": system.accelerators_per_node,
-            "nodes": system.nodes,
-            "total_accelerators": system.total_accelerators,
-            "host_processor": system.host_processor,
             "host_processors_per_node": system.host_processors_per_node,
             "benchmark": benchmark,
             "scenario": scenario,
@@ -693,17 +687,7 @@ def training_rows(
         sequence_length = used[0].sequence_length
         tokens = samples if benchmark == "gpt3" else samples * (sequence_length or 0)
         yield {
-            "round": round_name,
-            "submitter": submitter,
-            "system_name": system.name,
-            "system_id": system_id,
-            "category": system.category,
-            "accelerator": system.accelerator,
-            "accelerator_family": family_of(system.accelerator) or family_of(system_id),
-            "accelerators_per_node": system.accelerators_per_node,
-            "nodes": system.nodes,
-            "total_accelerators": system.total_accelerators,
-            "host_processor": system.host_processor,
+            **system_fields(round_name, submitter, system_id, system),
             "framework": system.framework,
             "benchmark": benchmark,
             "time_to_train_minutes": round(mean_minutes * factor, 3),
@@ -750,6 +734,17 @@ def write_csv(path: Path, columns: tuple[str, ...], rows: list[dict[str, object]
             writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in columns})
 
 
+def open_snapshot(round_name: str, git_dir: Path, commit: str) -> GitSnapshot:
+    """The snapshot of one round, or exit with one line naming what could not be read."""
+    try:
+        return GitSnapshot(git_dir, commit)
+    except (OSError, subprocess.CalledProcessError):
+        sys.exit(
+            f"mlperf_extract: round {round_name}: {git_dir} is not a readable git directory "
+            f"with commit {commit!r} (give ROUND=GITDIR[@COMMIT] of a fetched snapshot)"
+        )
+
+
 def _source(spec: str) -> tuple[str, tuple[Path, str]]:
     """Parse ``ROUND=GITDIR[@COMMIT]`` from the command line."""
     round_name, _, rest = spec.partition("=")
@@ -772,14 +767,14 @@ def main(argv: list[str] | None = None) -> int:
     excluded: list[str] = []
     inference: list[dict[str, object]] = []
     for round_name, (git_dir, commit) in inference_sources.items():
-        snapshot = GitSnapshot(git_dir, commit)
+        snapshot = open_snapshot(round_name, git_dir, commit)
         print(f"inference {round_name}: {git_dir} @ {snapshot.commit}")
         inference.extend(inference_rows(round_name, snapshot, excluded))
         snapshot.close()
     training: list[dict[str, object]] = []
     seen_logs: dict[RunKey, str] = {}
     for round_name, (git_dir, commit) in training_sources.items():
-        snapshot = GitSnapshot(git_dir, commit)
+        snapshot = open_snapshot(round_name, git_dir, commit)
         print(f"training {round_name}: {git_dir} @ {snapshot.commit}")
         training.extend(training_rows(round_name, snapshot, excluded, seen_logs))
         snapshot.close()
