@@ -53,7 +53,7 @@ def test_a_job_split_over_two_sites_shows_each_sites_share_chips_and_energy(tmp_
     assert placed["dear"]["chip_hours"] == pytest.approx(2303.36 / rate, rel=REL)  # 1,293.88
     assert placed["cheap"]["peak_chips"] == pytest.approx(800, rel=REL)
     # energy of the working chips: chip-hours x 1.275 kW x PUE 1.2 = 4.896 MWh at cheap
-    assert placed["cheap"]["energy_mwh"] == pytest.approx(3200 * h100.active_kw * 1.2 / 1000, rel=REL)
+    assert placed["cheap"]["energy_mwh"] == pytest.approx(3200 * h100.training_kw * 1.2 / 1000, rel=REL)
     assert placed["cheap"]["energy_mwh"] == pytest.approx(4.896, rel=1e-3)
     # the rows add up to the job's totals in the results
     total_mwh = placed["cheap"]["energy_mwh"] + placed["dear"]["energy_mwh"]
@@ -94,7 +94,7 @@ def test_a_service_shows_its_sites_share_of_demand_latency_and_what_went_unserve
     assert placed["near"]["latency_ms_mean"] == pytest.approx(2.816, abs=1e-3)
     assert placed["far"]["latency_ms_mean"] == pytest.approx(14.546, abs=1e-3)
     assert placed["near"]["peak_chips"] == pytest.approx(80, rel=REL)
-    assert placed["far"]["energy_mwh"] == pytest.approx(800 * 2 * h100.active_kw * 1.2 / 1000, rel=REL)
+    assert placed["far"]["energy_mwh"] == pytest.approx(800 * 2 * h100.serving_kw * 1.2 / 1000, rel=REL)
     assert sum(r["share"] for r in placed.values()) == pytest.approx(1.0, rel=1e-9)
     assert list(result.placement["site"]) == ["far", "near", UNSERVED]
 
