@@ -167,3 +167,11 @@ def test_a_site_takes_the_curve_at_its_weather_points_hours(catalog):
     # an air-cooled site follows the dry-bulb itself
     air = site_pue(_scenario({"model": "weather"}, "air"), hours, catalog)
     np.testing.assert_allclose(air[0], weather_pue(temperature, COOLING_CURVES["air"]))
+
+
+def test_a_weather_site_is_built_for_its_kinds_design_pue():
+    from geomodel.scenario.build_options import design_pue
+
+    site = _scenario({"model": "weather"}, "air").sites["fra"]
+    assert design_pue(site) == COOLING_CURVES["air"].pue_design == 1.34
+    assert design_pue(_scenario(1.25).sites["fra"]) == 1.25
