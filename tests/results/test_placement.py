@@ -52,9 +52,9 @@ def test_a_job_split_over_two_sites_shows_each_sites_share_chips_and_energy(tmp_
     assert placed["cheap"]["chip_hours"] == pytest.approx(3200, rel=REL)
     assert placed["dear"]["chip_hours"] == pytest.approx(2303.36 / rate, rel=REL)  # 1,293.88
     assert placed["cheap"]["peak_chips"] == pytest.approx(800, rel=REL)
-    # energy of the working chips: chip-hours x 1.275 kW x PUE 1.2 = 4.896 MWh at cheap
+    # energy of the working chips: chip-hours x 0.969 kW (training) x PUE 1.2 = 3.72096 MWh
     assert placed["cheap"]["energy_mwh"] == pytest.approx(3200 * h100.training_kw * 1.2 / 1000, rel=REL)
-    assert placed["cheap"]["energy_mwh"] == pytest.approx(4.896, rel=1e-3)
+    assert placed["cheap"]["energy_mwh"] == pytest.approx(3.72096, rel=1e-3)
     # the rows add up to the job's totals in the results
     total_mwh = placed["cheap"]["energy_mwh"] + placed["dear"]["energy_mwh"]
     assert total_mwh == pytest.approx(float(result.dataset["job_energy_mwh"].sum()), rel=REL)
