@@ -1,7 +1,7 @@
 """Where each job and service ran (issue 13, item 10), checked against hand derivations.
 
 H100 figures (built-in catalogue, inputs): 8 chips per server, 0.989 PFLOPS BF16 and
-1.979 PFLOPS FP8 dense per chip, 1.275 kW per working chip.
+1.979 PFLOPS FP8 dense per chip, 0.969 kW per training and 0.8925 kW per serving chip.
 """
 
 from __future__ import annotations
