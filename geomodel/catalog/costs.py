@@ -18,6 +18,7 @@ from geomodel.catalog.entries import CatalogEntry, EntryName
 #: Assets the core builds that are not catalogue entries, by the name ``applies_to`` uses.
 GENERIC_ASSETS: dict[str, str] = {
     "facility": "data-centre construction per MW (power envelope)",
+    "grid_connection": "a grid-connected site's substation and interconnection per MW",
     "site": "the fixed cost of opening a new site",
     "battery_power": "a battery's power part per MW",
     "battery_energy": "a battery's energy part per MWh",
