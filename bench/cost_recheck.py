@@ -12,7 +12,9 @@ memory (docs/costs.md, "Decisions re-checked"):
   grid connection, batteries at NREL ATB 2024 (457 USD/kW + 344 USD/kWh), CCGT 1,603
   USD/kW, SMR 10,344, large nuclear 8,164 (ATB 2024);
 * ``current``: the catalogue as shipped (each row's ``capex``);
-* ``low`` and ``high``: every row with a published range at its low or high end.
+* ``low`` and ``high``: every row with a published range at its low or high end;
+* ``ROW=low`` or ``ROW=high`` (e.g. ``gas_ccgt_plant=low``): the shipped catalogue with
+  that one row at one end of its range, to see which price moves a decision.
 
 Utilisation and goodput are this tree's in every case, so the cases differ only in
 cost. The tables give the build, the yearly costs and the unit costs, marginal and full.
@@ -54,6 +56,13 @@ def catalogue(case: str):
 
     catalog = build_catalog()
     costs = catalog.build_costs
+    if "=" in case:
+        row, end = case.split("=")
+        entry = costs[row]
+        costs[row] = entry.model_copy(
+            update={"capex_usd_per_unit": getattr(entry, f"capex_{end}_usd_per_unit")}
+        )
+        return catalog
     for name, entry in list(costs.items()):
         if case == "before" and name in BEFORE:
             costs[name] = entry.model_copy(update={"capex_usd_per_unit": BEFORE[name]})
@@ -72,7 +81,7 @@ def child(label: str, _overrides: list[str]) -> dict[str, Any]:
     from geomodel.api import solve
     from geomodel.scenario import load_scenario
 
-    name, case = label.split(":")
+    name, case = label.split(":", 1)
     started = time.perf_counter()
     catalog = catalogue(case)
     scenario = load_scenario(SCENARIOS[name], catalog=catalog)
