@@ -126,14 +126,14 @@ def _site_it_mw(scenario: Scenario, catalog: Catalog, name: str) -> float:
 
 
 def _eligible_chips(scenario: Scenario, catalog: Catalog, job: TrainingJob, name: str) -> float:
-    """Chips of a site whose scale-up domain holds the job's TP x EP group, x availability."""
+    """Chips of a site whose scale-up domain holds the job's TP x EP group, x utilisation."""
     site = scenario.sites[name]
     chips = sum(
         catalog.hardware[h].chips_per_system * n
         for h, n in site.systems.items()
         if catalog.hardware[h].scale_up_domain_chips >= job.group_chips
     )
-    return chips * site.availability
+    return chips * site.utilisation
 
 
 def _allowed_sites(scenario: Scenario, job: TrainingJob) -> set[str]:
@@ -160,7 +160,7 @@ def _tokens_per_s(scenario: Scenario, catalog: Catalog, service: str, sites: lis
         for system, count in site.systems.items():
             hardware = catalog.hardware[system]
             pflops = hardware.dense_pflops_per_chip(spec.precision) * spec.efficiency
-            chips = count * hardware.chips_per_system * site.availability
+            chips = count * hardware.chips_per_system * site.utilisation
             total += chips * pflops * 1e15 / spec.flop_per_token_value
     return total
 
