@@ -23,7 +23,6 @@ cost. The tables give the build, the yearly costs and the unit costs, marginal a
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,8 +30,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from fresh_process import run_fresh  # noqa: E402
-from plan_variants import summarise, table  # noqa: E402
+from fresh_process import answer_if_child  # noqa: E402
+from plan_variants import BUILD_COLUMNS, _money, solve_and_summarise, solve_each, table  # noqa: E402
 
 SCENARIOS = {
     "plan-100k-gpu": HERE.parent / "scenarios" / "plan-100k-gpu.yaml",
@@ -76,45 +75,24 @@ def catalogue(case: str):
 
 def child(label: str, _overrides: list[str]) -> dict[str, Any]:
     """Solve one scenario under one case in this process."""
-    import time
-
-    from geomodel.api import solve
-    from geomodel.scenario import load_scenario
-
     name, case = label.split(":", 1)
-    started = time.perf_counter()
-    catalog = catalogue(case)
-    scenario = load_scenario(SCENARIOS[name], catalog=catalog)
-    result = solve(scenario, catalog=catalog)
-    if not result.has_solution:
-        return {"variant": label, "status": result.status, "messages": result.messages}
-    return {
-        "variant": label,
-        "status": result.status,
-        "seconds": time.perf_counter() - started,
-        **summarise(result),
-    }
+    return solve_and_summarise(label, SCENARIOS[name], catalogue(case))
 
 
-def _m(value: float) -> str:
-    return f"{value / 1e6:,.1f}"
-
-
+#: the flagship table's build columns (variant to battery), then the costs at full cost
 COLUMNS = (
-    ("case", lambda r: r["variant"]),
-    ("facility MW", lambda r: f"{r['build']['facility_mw']:,.0f}"),
-    ("chips built", lambda r: f"{r['build']['chips_built']:,.0f}"),
-    ("solar MW", lambda r: f"{r['build']['solar_mw']:,.0f}"),
-    ("wind MW", lambda r: f"{r['build']['wind_mw']:,.0f}"),
-    ("firm MW", lambda r: f"{r['build']['firm_mw']:,.0f}"),
-    ("battery MW", lambda r: f"{r['build']['battery_mw']:,.0f}"),
-    ("battery MWh", lambda r: f"{r['build']['battery_mwh']:,.0f}"),
-    ("total M USD/yr", lambda r: _m(r["kpis"]["total_cost_usd_per_year"])),
-    ("installed M USD/yr", lambda r: _m(r["kpis"]["installed_capital_usd_per_year"])),
-    ("USD/EFLOP", lambda r: f"{r['kpis']['usd_per_eflop']:.3f}"),
-    ("full", lambda r: f"{r['kpis']['usd_per_eflop_full']:.3f}"),
-    ("USD/Mtoken", lambda r: f"{r['kpis']['usd_per_mtoken']:.4f}"),
-    ("full ", lambda r: f"{r['kpis']['usd_per_mtoken_full']:.4f}"),
+    *BUILD_COLUMNS[:7],
+    ("total M USD/yr", lambda r: _money(r["kpis"]["total_cost_usd_per_year"])),
+    ("installed M USD/yr", lambda r: _money(r["kpis"]["installed_capital_usd_per_year"])),
+    (
+        "USD/EFLOP (full)",
+        lambda r: f"{r['kpis']['usd_per_eflop']:.3f} ({r['kpis']['usd_per_eflop_full']:.3f})",
+    ),
+    (
+        "USD/Mtoken (full)",
+        lambda r: f"{r['kpis']['usd_per_mtoken']:.4f} ({r['kpis']['usd_per_mtoken_full']:.4f})",
+    ),
+    ("emissions kt", lambda r: f"{r['kpis']['emissions_tco2'] / 1e3:,.1f}"),
     ("chip utilisation", lambda r: f"{r['kpis']['chip_utilisation']:.3f}"),
 )
 
@@ -128,13 +106,12 @@ def firm_by_site(row: dict[str, Any]) -> str:
                 items.append(f"{site} {source} {mw:,.0f}")
         if data["battery_mw_built"] > 1e-3:
             items.append(f"{site} battery {data['battery_mw_built']:,.0f}")
-    return ", ".join(items) or "none"
+    return "firm and batteries: " + (", ".join(items) or "none")
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "_child":
-        print(json.dumps(child(argv[1], json.loads(argv[2])), default=str))
+    if answer_if_child(argv, child):
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenarios", nargs="+", default=list(SCENARIOS))
@@ -142,18 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--json", type=Path)
     options = parser.parse_args(argv)
-    rows = []
-    for name in options.scenarios:
-        for case in options.cases:
-            row = run_fresh(__file__, f"{name}:{case}", "[]", single_threaded=False)
-            if "kpis" not in row:
-                print(f"{name}:{case}: {row['status']}: {row.get('messages')}", flush=True)
-                continue
-            rows.append(row)
-            print(f"{name}:{case}: {row['status']} in {row['seconds']:.1f} s", flush=True)
-            print(f"  firm and batteries: {firm_by_site(row)}", flush=True)
-            if options.json:
-                options.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    labels = [f"{name}:{case}" for name in options.scenarios for case in options.cases]
+    rows = solve_each(__file__, labels, [], options.json, note=firm_by_site)
     if not rows:
         return 1
     print()
