@@ -17,6 +17,7 @@ import xarray as xr
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.data_movement import transfer_costs
 from geomodel.inputs.dataset import variable
+from geomodel.inputs.fleet_costs import installed_capital_variables
 from geomodel.inputs.jobs import first_steps, job_variables, plan_jobs, transfer_variables
 from geomodel.inputs.planning import (
     build_plan,
@@ -146,6 +147,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     data.update(
         planning_variables(plan, scenario, systems, power.sources, links, power.grid_import_limit_mw)
     )
+    data.update(installed_capital_variables(scenario, catalog, systems))
     coords = {
         "time": (
             "time",
@@ -272,9 +274,9 @@ def _sites(scenario: Scenario, systems: list[str], catalog: Catalog) -> dict[str
         ),
         "availability": variable(
             "site",
-            [s.availability for s in site_list],
+            [s.utilisation for s in site_list],
             "1",
-            "fraction of installed chips usable at any step",
+            "achievable utilisation (sites.<site>.utilisation): share of installed chips work can use",
         ),
         "envelope_at_load": variable(
             "site",

@@ -286,7 +286,7 @@ def _serving_pflops(c: Checker, service: InferenceService) -> float:
             spec = c.catalog.hardware.get(system)
             if spec is None or (service.systems is not None and system not in service.systems):
                 continue
-            chips = count * spec.chips_per_system * site.availability
+            chips = count * spec.chips_per_system * site.utilisation
             total += chips * spec.dense_pflops_per_chip(service.precision)
     return total
 

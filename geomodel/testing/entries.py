@@ -47,6 +47,8 @@ FIELD_UNITS: dict[str, str] = {
     "carbon_kg_per_mwh": "kgCO2e/MWh",
     "capacity_factor": "fraction",
     "capex_usd_per_unit": "USD per unit",
+    "capex_low_usd_per_unit": "USD per unit",
+    "capex_high_usd_per_unit": "USD per unit",
     "fixed_om_usd_per_unit_year": "USD per unit a year",
     "variable_cost_usd_per_mwh": "USD/MWh",
     "lifetime_years": "years",

@@ -118,8 +118,8 @@ def training_job(compute_eflop: float, **extra: Any) -> dict:
     """A BF16 job with TP 8 (fits one HGX server), MFU 0.5 and goodput exactly 1.
 
     No parameter count and no checkpoint size means free checkpoints (C = 0)
-    and ``restart: 0`` an instant restart (R = 0), so the Young/Daly waste
-    ``C / tau + (tau / 2 + R) / M`` is 0 and the goodput factor 1.
+    and ``restart: 0`` an instant restart (R = 0), so the goodput factor (the exact
+    exponential model, which tends to ``exp(-R / M)`` when ``C = 0``) is 1.
     """
     job = {
         "compute": float(compute_eflop),

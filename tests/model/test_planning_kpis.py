@@ -50,3 +50,36 @@ def test_usd_per_mtoken_is_the_yearly_cost_over_the_tokens_served_in_a_year(tmp_
     assert kpis["usd_per_mtoken"] == pytest.approx(opex * 2190 / 31_536_000, rel=REL)
     assert math.isnan(kpis["usd_per_eflop"])
     assert kpis["capex_usd_per_year"] == 0.0
+
+
+def test_full_cost_adds_the_installed_fleets_annuity_and_utilisation_kpis(tmp_path, catalog, h100):
+    """The serving scenario above on a 2 MW hall. Installed capital at the default 5 %:
+    100 HGX H100 at the catalogue's 275,000 USD over 5 years, CRF 0.05 x 1.05^5 /
+    (1.05^5 - 1) = 0.2309748: 6,351,806 USD a year (fixed O&M 0); 2 MW of facility power
+    at datacentre_facility's 11.7 M USD/MW_IT / PUE 1.2 = 9.75 M per MW over 20 years,
+    CRF 0.0802426: 782,365 + fixed O&M 292,500 / 1.2 = 243,750, so 1,026,115 a MW,
+    2,052,231 for 2 MW (no grid: no grid connection). 8,404,037 USD a year in all, added
+    to the marginal total for usd_per_mtoken_full. Chip utilisation: 202.12 working chips
+    of 800 = 0.25265; achievable: the site's utilisation, 1."""
+    data = sb.scenario(
+        {"s": sb.site(systems=100, price=50.0, carbon=0.0, envelope_mw=2.0)},
+        inference={"chat": sb.service(flop_per_token=2e11, sla_ms=50, efficiency=0.5)},
+        regions={"users": {"lat": 40.05, "lon": -100.0, "demand": {"chat": "1e6 token/s"}}},
+    )
+    result = sb.run(tmp_path, data, catalog)
+    assert result.status == "optimal", result.messages
+    kpis = result.kpis
+    crf5 = 0.05 * 1.05**5 / (1.05**5 - 1)
+    crf20 = 0.05 * 1.05**20 / (1.05**20 - 1)
+    assert (crf5, crf20) == (pytest.approx(0.2309748, abs=1e-7), pytest.approx(0.0802426, abs=1e-7))
+    systems = 100 * 275_000 * crf5
+    facility = 2 * (11.7e6 / 1.2 * crf20 + 292_500 / 1.2)
+    assert (systems, facility) == (pytest.approx(6_351_806, abs=1), pytest.approx(2_052_231, abs=1))
+    assert kpis["installed_capital_usd_per_year"] == pytest.approx(systems + facility, rel=REL)
+    full = kpis["total_cost_usd_per_year"] + systems + facility
+    assert kpis["usd_per_mtoken_full"] == pytest.approx(full / 31_536_000, rel=REL)
+    assert kpis["usd_per_mtoken_full"] > kpis["usd_per_mtoken"]
+    assert math.isnan(kpis["usd_per_eflop_full"])
+    working = 200 / (h100.fp8_pflops * 0.5)
+    assert kpis["chip_utilisation"] == pytest.approx(working / 800, rel=REL)
+    assert kpis["achievable_utilisation"] == pytest.approx(1.0)

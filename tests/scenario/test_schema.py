@@ -150,6 +150,7 @@ def test_a_pue_below_one_says_the_allowed_range(tmp_path, catalog):
         ("    tp: 8", "mfu", "training.pretrain.mfu"),
         ("    sla: 30 ms", "efficiency", "inference.chat.efficiency"),
         ("    jurisdiction: EU", "availability", "sites.fra.availability"),
+        ("    jurisdiction: EU", "utilisation", "sites.fra.utilisation"),
     ],
 )
 def test_fractions_must_lie_in_zero_one(tmp_path, catalog, value, anchor, field, path):
@@ -411,3 +412,19 @@ def test_a_negative_water_cap_and_an_unknown_cooling_kind_are_one_line_each_at_o
     cooling = by_path["sites.ams.cooling"]
     assert "swamp" in str(cooling) and "'evaporative'" in cooling.message
     assert all("\n" not in str(p) for p in found)  # one line each
+
+
+def test_utilisation_defaults_to_080_and_reads_its_former_name(tmp_path, catalog):
+    scenario = load(tmp_path, BASE, catalog)
+    assert {site.utilisation for site in scenario.sites.values()} == {0.80}
+    text = BASE.replace("    jurisdiction: EU", "    jurisdiction: EU\n    availability: 0.9", 1)
+    assert load(tmp_path, text, catalog).sites["fra"].utilisation == 0.9
+
+
+def test_utilisation_and_its_former_name_together_is_one_clear_line(tmp_path, catalog):
+    text = BASE.replace(
+        "    jurisdiction: EU", "    jurisdiction: EU\n    availability: 0.9\n    utilisation: 0.8", 1
+    )
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "sites.fra"
+    assert "give 'utilisation' or its former name 'availability', not both" in problem.message

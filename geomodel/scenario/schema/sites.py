@@ -21,6 +21,11 @@ from geomodel.scenario.schema.signals import PriceTerms
 from geomodel.scenario.schema.weather import WeatherChoice
 from geomodel.scenario.units import Quantity
 
+#: Share of installed chips work can use (``sites.<site>.utilisation``): Meta's two research
+#: clusters ran at 80 % and more over 11 months (Kokolis et al., HPCA 2025); a dedicated
+#: training fleet may reach 0.85-0.90 (docs/scenarios.md, "Utilisation").
+DEFAULT_UTILISATION = 0.80
+
 
 class PowerSupply(Section):
     """A generator on site or a contracted source, by catalogue name."""
@@ -182,9 +187,15 @@ class Site(Located):
         examples=[{"gb200_nvl72": 600}],
         json_schema_extra={"unit": "systems"},
     )
-    availability: Fraction = Field(
-        default=0.97,
-        description="fraction of installed chips usable at any hour (maintenance, spares)",
+    utilisation: Fraction = Field(
+        default=DEFAULT_UTILISATION,
+        description="achievable utilisation: share of installed chips work can use at any hour "
+        "(maintenance, repairs, spares, scheduling fragmentation; docs/scenarios.md)",
+        examples=[0.85],
+    )
+    availability: Fraction | None = Field(
+        default=None,
+        description="former name of 'utilisation', with the same meaning (give one of the two)",
         examples=[0.95],
     )
     power_sources: dict[Name, PowerSupply] = Field(
@@ -215,6 +226,14 @@ class Site(Located):
     def _import_limit_needs_a_grid(self) -> Site:
         if self.grid is None and self.grid_import_limit is not None:
             raise ValueError("'grid_import_limit' needs a 'grid' to import from")
+        return self
+
+    @model_validator(mode="after")
+    def _utilisation_once(self) -> Site:
+        if self.availability is not None:
+            if "utilisation" in self.model_fields_set:
+                raise ValueError("give 'utilisation' or its former name 'availability', not both")
+            self.utilisation, self.availability = self.availability, None
         return self
 
     @model_validator(mode="after")
