@@ -445,9 +445,10 @@ def _columns(
         "slack_h",
         "a slack needs the job's run time: give 'chips' or 'max_chips' (and a 'system' for FLOP work)",
     )
+    _report_early_deadlines(reader, ~np.isnan(deadline) & (deadline <= arrival))
     deadline = np.where(uses_slack, arrival + run_h + slack, deadline)
+    # no deadline and no slack: the end of the horizon (a row arriving after it is left out)
     deadline = np.where(np.isnan(deadline), horizon_h, deadline)
-    report(deadline <= arrival, "deadline", "must be after the arrival", deadline)
 
     # windows widen to whole steps (a job arriving at 10:37 may use the step from 10:00)
     grid = 1.0 if scenario.time.aggregation is not None else float(scenario.time.resolution)
@@ -495,6 +496,27 @@ def _columns(
         restart_minutes=np.full(n, float(spec.restart)),
         goodput_modelled=np.full(n, not spec.failures_in_work),
     ).take(keep)
+
+
+def _report_early_deadlines(reader: _Reader, early: np.ndarray) -> None:
+    """A given deadline at or before the arrival, quoted as the file writes both."""
+    arrival = _as_written(reader, "arrival")
+    for column in ("deadline", "deadline_h"):
+        written = reader.text(column)
+        bad = early & (written != "")
+        written = np.char.add(written.astype(str), " h") if column.endswith("_h") else written
+        if bad.any():
+            values = np.full(len(bad), "", dtype=object)
+            values[bad] = [
+                f"{d} vs arrival {a or 'at the start'}" for d, a in zip(written[bad], arrival[bad])
+            ]
+            reader.report(bad, column, "must be after the arrival", values)
+
+
+def _as_written(reader: _Reader, column: str) -> np.ndarray:
+    """``column`` or ``column_h`` as the file writes it (hours with their unit)."""
+    hours = reader.text(f"{column}_h")
+    return np.where(hours != "", np.char.add(hours.astype(str), " h"), reader.text(column))
 
 
 def _either(reader: _Reader, column: str, start: pd.Timestamp) -> np.ndarray:

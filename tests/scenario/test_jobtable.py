@@ -135,7 +135,7 @@ def test_every_problem_names_the_file_rows_and_column_all_at_once(tmp_path, cata
         (2, "rows 1, 8, column name: job name 'ok' repeats"),
         (10, "row 9: no work"),
         (11, "row 10, column chips: must be a whole number"),
-        (12, "row 11, column deadline: must be after the arrival"),
+        (12, "row 11, column deadline_h: must be after the arrival (got '-3 h vs arrival at the"),
     ]
     for line, phrase in expected:
         assert f"{file}:{line}: job_tables.trace: {phrase}" in text, text
@@ -198,6 +198,36 @@ def test_rows_outside_the_horizon_are_left_out_with_a_warning(tmp_path, catalog)
     warnings = [str(w) for w in scenario.origin.warnings]
     assert any("row 2: lies wholly outside the horizon of 24 h; left out" in w for w in warnings), (
         warnings
+    )
+
+
+@pytest.mark.parametrize(
+    ("header", "late"), [("arrival_h", "30"), ("arrival", "2025-01-03T00:00:00+00:00")]
+)
+def test_a_row_arriving_after_the_horizon_with_no_deadline_is_left_out_with_a_warning(
+    tmp_path, catalog, header, late
+):
+    # issue 24, item 10: no deadline, no slack: the window ends with the horizon (24 h),
+    # so a row arriving at 30 h (or on 3 January) lies outside it; left out, not an error
+    write_rows(tmp_path, f"name,{header},gpu_hours,chips\nin,,8,8\nlate,{late},8,8\n")
+    scenario = load(tmp_path, TABLE, catalog)
+    assert list(table_jobs(scenario).name) == ["in"]
+    warnings = [str(w) for w in scenario.origin.warnings]
+    assert any("row 2: lies wholly outside the horizon of 24 h; left out" in w for w in warnings)
+
+
+def test_a_deadline_before_the_arrival_is_quoted_as_the_file_writes_both(tmp_path, catalog):
+    # issue 24, item 15: the dates, not hours after the start ("got 5.0")
+    write_rows(
+        tmp_path,
+        "name,arrival,deadline,gpu_hours,chips\n"
+        "early,2025-01-01T06:00:00+00:00,2025-01-01T05:00:00+00:00,8,8\n"
+        "ok,2025-01-01T06:00:00+00:00,2025-01-01T02:00:00-05:00,8,8\n",  # 07:00 UTC
+    )
+    (problem,) = problems(tmp_path, TABLE, catalog)
+    assert str(problem).endswith(
+        "row 1, column deadline: must be after the arrival "
+        "(got '2025-01-01T05:00:00+00:00 vs arrival 2025-01-01T06:00:00+00:00')"
     )
 
 
