@@ -508,7 +508,8 @@ def _report_early_deadlines(reader: _Reader, early: np.ndarray) -> None:
         if bad.any():
             values = np.full(len(bad), "", dtype=object)
             values[bad] = [
-                f"{d} vs arrival {a or 'at the start'}" for d, a in zip(written[bad], arrival[bad])
+                f"{d} vs arrival {a or 'at the start'}"
+                for d, a in zip(written[bad], arrival[bad], strict=True)
             ]
             reader.report(bad, column, "must be after the arrival", values)
 
