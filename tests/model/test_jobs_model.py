@@ -252,6 +252,20 @@ def test_classes_cost_fewer_columns(tmp_path, catalog):
     assert merged.kpis["objective"] == pytest.approx(alone.kpis["objective"], rel=1e-9)
 
 
+def test_an_origin_without_data_does_not_keep_jobs_apart(tmp_path, catalog):
+    # issue 24, item 11: with no data to move, a job's origin changes nothing in the model
+    # (no transfer, no delay), so jobs of two origins still merge: two windows, two classes
+    rows = "name,arrival_h,gpu_hours,chips,origin\n" + "".join(
+        f"j{i},{i % 2},4,8,{'ab'[i // 2 % 2]}\n" for i in range(20)
+    )
+    data = table_scenario(tmp_path, rows, {"a": sb.site(systems=10), "b": sb.site(lat=41, systems=10)})
+    merged = sb.run(tmp_path, data, catalog)
+    alone = sb.run(tmp_path, data, catalog, overrides={"solver.merge_jobs": False})
+    assert merged.inputs.sizes["job"] == 2 and alone.inputs.sizes["job"] == 20
+    assert merged.kpis["objective"] == pytest.approx(alone.kpis["objective"], rel=1e-9)
+    assert merged.kpis["transfer_gb"] == 0.0
+
+
 JOBS = st.lists(
     st.tuples(
         st.integers(0, 5),  # arrival hour
