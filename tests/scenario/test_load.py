@@ -292,3 +292,24 @@ def test_a_set_mapping_names_the_option_for_every_field_inside_it(tmp_path, cata
         "--set sites.fra.systems: sites.fra.systems.hgx_h100_8: expected a whole number, "
         "not true (got True)"
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "reason"),
+    [
+        ("2025-02-29T00:00:00-05:00", "February 2025 has 28 days, not 29"),
+        ("2025-01-01T00:00:00-25:00", "a UTC offset of -25:00 is beyond what a clock can show"),
+        ("2025-13-01T00:00:00+00:00", "there is no month 13 (1-12)"),
+        ("2025-01-01T25:00:00+00:00", "there is no hour 25 (0-23)"),
+    ],
+)
+def test_a_date_time_no_calendar_has_is_one_line_in_yaml_and_in_set(tmp_path, catalog, written, reason):
+    # issue 24, item 13: unquoted YAML timestamps went to the YAML library, which raised
+    # ValueError (exit 3, "Internal error"); now the schema reports them with the line
+    rule = "time.start: expected an ISO 8601 date-time with a UTC offset, e.g. 2025-01-01T00:00:00+00:00"
+    text = BASE.replace("start: 2025-01-01T00:00:00+00:00", f"start: {written}")
+    (problem,) = errors(tmp_path, text, catalog)
+    assert str(problem).startswith(f"{tmp_path / 'scenario.yaml'}:3: {rule}; {reason}")
+    assert str(problem).endswith(f"(got '{written}')")
+    (from_set,) = problems(tmp_path, BASE, catalog, overrides=SetOptions([f"time.start={written}"]))
+    assert str(from_set).startswith(f"--set time.start: {rule}; {reason}")
