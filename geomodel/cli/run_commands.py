@@ -149,14 +149,18 @@ def report(
     if result_file.is_dir():
         if calendar is not None:
             raise UsageError("--calendar", "give one result file, not a batch folder")
-        from geomodel.batch.store import kpi_table
+        from geomodel.batch.store import kpi_table, missing_files
         from geomodel.cli.batch_command import print_batch_table
 
         table = kpi_table(result_file)
+        missing = missing_files(result_file, table)
         if json_output:
-            print_json({"outdir": str(result_file), "cases": table.to_dict(orient="records")})
+            cases = table.to_dict(orient="records")
+            print_json({"outdir": str(result_file), "cases": cases, "warnings": missing})
         else:
             print_batch_table(table, f"{result_file}: {len(table)} cases")
+        for line in missing:
+            console(stderr=True).print(f"[yellow]warning: {escape(line)}[/yellow]", soft_wrap=True)
         return
     check_output(calendar, "--calendar")
     result = open_result(result_file)
