@@ -235,13 +235,25 @@ class _Reader:
         return delta / 3600.0
 
 
-def read_frame(path: FilePath) -> pd.DataFrame:
-    """The table's rows: CSV (as text, so values keep their spelling) or Parquet (pyarrow)."""
+#: field separators a CSV job table may use, the first the standard one
+SEPARATORS = (",", ";", "\t", "|")
+
+
+def read_frame(path: FilePath) -> tuple[pd.DataFrame, str]:
+    """The table's rows: CSV (as text, so values keep their spelling) or Parquet (pyarrow),
+    and the CSV's field separator (read from its header: a spreadsheet saved in some
+    locales separates by ';')."""
     suffix = path.suffix.lower()
     if suffix == ".parquet":
-        return pd.read_parquet(path, engine="pyarrow")
+        return pd.read_parquet(path, engine="pyarrow"), ","
     if suffix == ".csv":
-        return pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=False)
+        with path.open(encoding="utf-8", newline="") as file:
+            header = file.readline()
+        separator = max(SEPARATORS, key=header.count) if header.count(",") == 0 else ","
+        frame = pd.read_csv(
+            path, sep=separator, dtype=str, keep_default_na=False, skip_blank_lines=False
+        )
+        return frame, separator
     raise ValueError(f"unknown table type {suffix or '(none)'}; use .csv or .parquet")
 
 
@@ -263,7 +275,7 @@ def read_job_tables(
         try:
             base = document.folder_of(where, folder)
             path = resolve_inside(base, spec.file, folder, ".".join(where), position)
-            frame = read_frame(path)
+            frame, separator = read_frame(path)
         except ScenarioError as error:
             problems.extend(error.problems)
             continue
@@ -276,6 +288,16 @@ def read_job_tables(
             continue
         files.append(path)
         labels[name] = label
+        if separator != ",":
+            shown_separator = {"\t": "tabs"}.get(separator, repr(separator))
+            problems.append(
+                Problem(
+                    f"job_tables.{name}",
+                    f"{label.file} separates its fields by {shown_separator}, not commas; read that way",
+                    Position(label.file, 1),
+                    severity="warning",
+                )
+            )
         columns, found = table_columns(name, spec, frame, label, scenario, catalog, taken)
         problems.extend(found)
         if columns is not None:
@@ -340,9 +362,18 @@ def table_columns(
     filled = (texts != "").any(axis=1).to_numpy()
     frame = frame.loc[filled].reset_index(drop=True)
     rows = np.flatnonzero(filled) + 1
+    if not len(frame):
+        problems.append(
+            Problem(
+                path,
+                f"{label.file} has no rows, only a header: the table adds no job",
+                where,
+                severity="warning",
+            )
+        )
     reader = _Reader(table, label, frame, rows)
     columns = _columns(reader, spec, scenario, catalog, taken)
-    problems = reader.problems
+    problems += reader.problems
     return (None if any(p.severity == "error" for p in problems) else columns), problems
 
 

@@ -121,7 +121,8 @@ def _resolve(
     overrides: Mapping[str, Any] | Iterable[str] | None,
     catalog: Catalog | None,
 ) -> Scenario:
-    variants = tuple(variants)
+    given = tuple(variants)
+    variants = tuple(dict.fromkeys(given))  # a repeated variant applies once, where first given
     override_map = parse_overrides(overrides)
     command_line = isinstance(override_map, ParsedSetOptions)
     expand_shorthands(document.data)
@@ -146,6 +147,16 @@ def _resolve(
     if any(p.severity == "error" for p in problems):
         raise ScenarioError(problems, label)
     problems += _check_other_variants(base, variants, override_map, catalog, command_line)
+    problems += [
+        Problem(
+            f"{VARIANTS_KEY}.{name}",
+            f"variant {name!r} is asked for {given.count(name)} times; applied once, where first given",
+            base.position((VARIANTS_KEY, name)),
+            severity="warning",
+        )
+        for name in variants
+        if given.count(name) > 1
+    ]
     origin.warnings = problems
     origin.plugin_versions = catalog.versions()
     origin.scenario_hash = scenario_hash(scenario)

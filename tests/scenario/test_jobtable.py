@@ -231,6 +231,27 @@ def test_a_deadline_before_the_arrival_is_quoted_as_the_file_writes_both(tmp_pat
     )
 
 
+def test_a_table_with_only_a_header_is_a_named_warning(tmp_path, catalog):
+    # issue 24, item 14: a header-only table (0 jobs) passed silently
+    write_rows(tmp_path, "name,gpu_hours,chips\n")
+    scenario = load(tmp_path, TABLE, catalog)
+    assert len(table_jobs(scenario)) == 0
+    assert [str(w) for w in scenario.origin.warnings] == [
+        f"{tmp_path / 'jobs.csv'}: warning: job_tables.trace: {tmp_path / 'jobs.csv'} has no rows, "
+        "only a header: the table adds no job"
+    ]
+
+
+def test_a_semicolon_separated_table_is_read_and_said_to_be(tmp_path, catalog):
+    # issue 24, item 15: was "has no 'name' column" (the header was one field)
+    write_rows(tmp_path, "name;gpu_hours;chips\na;100;8\n")
+    scenario = load(tmp_path, TABLE, catalog)
+    assert list(table_jobs(scenario).name) == ["a"]
+    assert table_jobs(scenario).work_eflop == pytest.approx([100 * H100_BF16 * 0.4 * 3.6])
+    (warning,) = [str(w) for w in scenario.origin.warnings]
+    assert warning.endswith("jobs.csv separates its fields by ';', not commas; read that way")
+
+
 def test_names_are_unique_across_the_scenario(tmp_path, catalog):
     write_rows(tmp_path, "name,gpu_hours,chips\nchat,8,8\n")
     found = "\n".join(map(str, problems(tmp_path, TABLE, catalog)))

@@ -313,3 +313,25 @@ def test_a_date_time_no_calendar_has_is_one_line_in_yaml_and_in_set(tmp_path, ca
     assert str(problem).endswith(f"(got '{written}')")
     (from_set,) = problems(tmp_path, BASE, catalog, overrides=SetOptions([f"time.start={written}"]))
     assert str(from_set).startswith(f"--set time.start: {rule}; {reason}")
+
+
+def test_a_variant_asked_for_twice_is_applied_once_with_a_warning(tmp_path, catalog):
+    # issue 24, item 14: `--variant v --variant v` passed silently
+    text = BASE + VARIANTS
+    scenario = load(tmp_path, text, catalog, variants=["cheap_carbon", "cheap_carbon"])
+    assert scenario.origin.variants == ("cheap_carbon",)
+    (warning,) = [str(w) for w in scenario.origin.warnings if "asked for" in str(w)]
+    line = line_of(text, "cheap_carbon:")
+    assert warning == (
+        f"{tmp_path / 'scenario.yaml'}:{line}: warning: variants.cheap_carbon: variant "
+        "'cheap_carbon' is asked for 2 times; applied once, where first given"
+    )
+
+
+def test_a_start_year_far_from_the_data_is_a_named_warning(tmp_path, catalog):
+    # issue 24, item 14: a start in 1899 (a typo for 2025?) ran on the 2020s' figures silently
+    text = BASE.replace("start: 2025-01-01T00:00:00+00:00", "start: 1899-01-01T00:00:00+00:00")
+    (warning,) = [str(w) for w in load(tmp_path, text, catalog).origin.warnings]
+    assert warning.startswith(
+        f"{tmp_path / 'scenario.yaml'}:3: warning: time.start: the year 1899 lies outside 2000-2100"
+    )
