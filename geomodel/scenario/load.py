@@ -129,6 +129,7 @@ def _resolve(
     base = document
     document = _apply_variants(document, variants, label)
     unknown = _unknown_entries(document, override_map, command_line)
+    unknown.update(_list_items(document, override_map, command_line))
     applied = {k: v for k, v in override_map.items() if k not in unknown}
     document = _apply_overrides(document, applied, command_line)
     try:
@@ -232,6 +233,29 @@ def _unknown_entries(
             f"({keys[0]}.{keys[1]}={{...}}) or add it to the file",
             override_position(dotted_path, command_line),
         )
+    return problems
+
+
+def _list_items(document: Document, overrides: dict[str, Any], command_line: bool) -> dict[str, Problem]:
+    """Overrides of one item of a list (``links.routes.0.length``, ``routes[0]``), by
+    override path: an override replaces a list whole, it cannot reach inside one."""
+    problems = {}
+    for dotted_path in overrides:
+        keys = dotted_path.split(".")
+        node: Any = document.data
+        for depth, key in enumerate(keys):
+            name, bracket, _ = key.partition("[")
+            node = node.get(name) if isinstance(node, dict) else None
+            inside = depth + 1 < len(keys) or bracket
+            if isinstance(node, list) and inside:
+                field_path = ".".join([*keys[:depth], name])
+                problems[dotted_path] = Problem(
+                    field_path,
+                    f"is a list, and an override replaces a list whole: give all of it "
+                    f"({field_path}=[...]) or edit the item in the file",
+                    override_position(dotted_path, command_line),
+                )
+                break
     return problems
 
 

@@ -335,3 +335,16 @@ def test_a_start_year_far_from_the_data_is_a_named_warning(tmp_path, catalog):
     assert warning.startswith(
         f"{tmp_path / 'scenario.yaml'}:3: warning: time.start: the year 1899 lies outside 2000-2100"
     )
+
+
+@pytest.mark.parametrize("path", ["training.pretrain.sites.0", "training.pretrain.sites[0]"])
+def test_set_on_a_list_item_says_lists_are_replaced_whole(tmp_path, catalog, path):
+    # issue 24, item 15: was "must be a list" at the list's line, or "unknown field"
+    text = BASE.replace("    tp: 8", "    tp: 8\n    sites: [fra, ams]")
+    (problem,) = problems(tmp_path, text, catalog, overrides=SetOptions([f"{path}=ams"]))
+    assert str(problem) == (
+        f"--set {path}: training.pretrain.sites: is a list, and an override replaces a list "
+        "whole: give all of it (training.pretrain.sites=[...]) or edit the item in the file"
+    )
+    whole = load(tmp_path, text, catalog, overrides=SetOptions(["training.pretrain.sites=[ams]"]))
+    assert whole.training["pretrain"].sites == ["ams"]
