@@ -81,6 +81,17 @@ def test_the_issues_2e27_flop_in_48_h_is_answered_before_building(catalog):
     assert "max_chips 40,000" in reason and "48.0 h" in reason
 
 
+def test_validate_and_run_quote_one_limit_for_a_job_too_big_for_its_window(catalog):
+    # issue 24, item 15: validate said 6.912e+06 EFLOP (no goodput), the run 5,603,986
+    scenario = geomodel.load_scenario(
+        QUICKSTART, overrides={"training.pretrain.compute": "2e27 FLOP"}, catalog=catalog
+    )
+    (warning,) = [str(w) for w in scenario.origin.warnings if "in its window" in str(w)]
+    (finding,) = aggregate_checks(build_inputs(scenario, catalog))
+    limit = finding.message.split("gives at most ")[1].split(" EFLOP")[0]
+    assert f"give at most {limit} of the 2,000,000,000 EFLOP it needs" in warning
+
+
 def test_work_beyond_the_chips_is_proven_and_highs_agrees(tmp_path, catalog, monkeypatch):
     rate = sb.job_rate_eflop_per_chip_hour(0.989, 0.5)  # 1.7802 EFLOP per chip-hour
     bound = 800 * HOURS * rate  # 5,696.64 EFLOP
