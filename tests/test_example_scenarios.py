@@ -230,7 +230,7 @@ def test_installed_hardware_fits_each_site_envelope_at_full_load(
     scenario = load_scenario(path, variants=[variant] if variant else [], catalog=catalog)
     for name, site in scenario.sites.items():
         # a weather-driven PUE stays below its design value where the wet-bulb does
-        pue = site.effective_pue or site.pue.pue_design
+        pue = site.effective_pue or site.pue_curve.pue_design
         facility_mw = pue * _site_it_mw(scenario, catalog, name)
         assert facility_mw <= site.power_envelope, (name, facility_mw, site.power_envelope)
 
@@ -714,7 +714,7 @@ def test_plan_caps(load, catalog: Catalog):
     cap_30mw_added lets no site grow by more than 30 MW."""
     per_chip_kw = catalog.hardware["gb200_nvl72"].power_kw_per_system / 72
     scenario = load(FLAGSHIP)
-    highest = max(site.effective_pue or site.pue.pue_design for site in scenario.sites.values())
+    highest = max(site.effective_pue or site.pue_curve.pue_design for site in scenario.sites.values())
     assert highest == pytest.approx(1.2)
     assert 300e3 / (per_chip_kw * highest) == pytest.approx(136_364, rel=1e-3)
     capped = load(FLAGSHIP, "cap_30mw_added")

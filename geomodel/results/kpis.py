@@ -27,6 +27,7 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     "latency_ms_p95": ("ms", "95th percentile round trip of served demand"),
     "unserved_fraction": ("1", "share of inference demand not served"),
     "renewable_share": ("1", "share of energy from on-site or contracted renewable sources"),
+    "water_m3": ("m3", "water the sites' cooling used over the horizon (WUE x IT energy)"),
     "capex_usd_per_year": (
         "USD/year",
         "annuity of the capex of what is built (0 without build options)",
@@ -46,6 +47,7 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     "fixed_om_cost_term_usd": ("USD", "objective term: fixed O&M of what is built, horizon's share"),
     "storage_cost_term_usd": ("USD", "objective term: wear of built batteries"),
     "transfer_cost_term_usd": ("USD", "objective term: transfer price of data moved"),
+    "water_cost_term_usd": ("USD", "objective term: price of the water the sites used"),
     **JOB_KPI_SPECS,
     "solver_status": ("", "optimal, time_limit, infeasible, unbounded or error"),
     "mip_gap": ("1", "relative MIP gap of the reported solution (0 for LP)"),
@@ -106,6 +108,7 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
         "cost_usd": float(results["energy_cost_usd"].sum()),
         "negative_price_earnings_usd": negative_price_earnings_usd(results, inputs, weight_hours),
         "emissions_tco2": float(results["emissions_tco2"].sum()),
+        "water_m3": float(results["water_m3"].sum()),
     }
     served = results["served_tokens_per_s"] * weights  # token-hours/s, proportional to tokens
     if "latency_ms" in results and served.size:

@@ -212,7 +212,7 @@ class _Resolver:
 
 def design_pue(site: Site) -> float:
     """The PUE a facility MW is built for: the constant PUE, or a weather curve's design PUE."""
-    return site.effective_pue if site.effective_pue is not None else site.pue.pue_design
+    return site.effective_pue if site.effective_pue is not None else site.pue_curve.pue_design
 
 
 def first_applying(entries: Iterable[BuildCost], asset: str, units: tuple[str, ...]) -> BuildCost | None:

@@ -29,6 +29,8 @@ FIELD_UNITS: dict[str, str] = {
     "hbm_gb_per_chip": "GB per chip",
     "active_power_kw_per_chip": "kW per chip",
     "idle_power_kw_per_chip": "kW per chip",
+    "training_power_kw_per_chip": "kW per chip",
+    "serving_power_kw_per_chip": "kW per chip",
     "scale_up_bandwidth_gbyte_s_per_chip": "GB/s per chip",
     "scale_out_bandwidth_gbit_s_per_chip": "Gb/s per chip",
     "mtbf_hours_per_chip": "h per chip",

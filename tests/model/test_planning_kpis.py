@@ -31,7 +31,7 @@ def test_usd_per_eflop_is_the_yearly_cost_over_the_training_done_in_a_year(tmp_p
 def test_usd_per_mtoken_is_the_yearly_cost_over_the_tokens_served_in_a_year(tmp_path, catalog, h100):
     """100 H100 servers (800 chips) serve 1 Mtoken/s at 2e11 FLOP/token for 4 h: 200 PFLOPS
     = 200 / (1.979 x 0.5) = 202.12 working chips. Facility power = PUE 1.2 x (800 x idle +
-    202.12 x (active - idle)) kW; energy x 50 USD/MWh over 4 h is the opex (no build), x 8760 / 4
+    202.12 x (serving - idle)) kW; energy x 50 USD/MWh over 4 h is the opex (no build), x 8760 / 4
     a year. Tokens: 1e6 x 3600 x 4 per 4 h, x 2190 = 31,536,000 Mtoken a year."""
     data = sb.scenario(
         {"s": sb.site(systems=100, price=50.0, carbon=0.0)},
@@ -42,7 +42,7 @@ def test_usd_per_mtoken_is_the_yearly_cost_over_the_tokens_served_in_a_year(tmp_
     assert result.status == "optimal", result.messages
     working = 200 / (h100.fp8_pflops * 0.5)
     assert working == pytest.approx(202.12, abs=0.01)
-    facility_mw = 1.2 * (800 * h100.idle_kw + working * h100.working_extra_kw) / 1000
+    facility_mw = 1.2 * (800 * h100.idle_kw + working * h100.serving_extra_kw) / 1000
     opex = 50.0 * facility_mw * 4
     kpis = result.kpis
     assert kpis["opex_usd"] == pytest.approx(opex, rel=REL)

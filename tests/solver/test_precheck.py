@@ -108,10 +108,11 @@ def test_work_beyond_what_the_envelope_powers_is_proven_and_highs_agrees(
     tmp_path, catalog, h100, monkeypatch
 ):
     # idle floor: 1.2 x 800 x 0.3925 kW = 0.3768 MW; a 0.6 MW envelope leaves 0.2232 MW,
-    # and a working chip adds 1.2 x (1.275 - 0.3925) kW = 1.059 kW: 210.76 chips, which do
+    # and the envelope counts a working chip at nameplate, 1.2 x (1.275 - 0.3925) kW =
+    # 1.059 kW: 210.76 chips, which do
     # 210.76 x 4 h x 1.7802 EFLOP = 1,500.8 EFLOP (the chips alone could do 5,696.64)
     floor_mw = 1.2 * 800 * h100.idle_kw / 1000
-    chips = (0.6 - floor_mw) / (1.2 * h100.working_extra_kw / 1000)
+    chips = (0.6 - floor_mw) / (1.2 * h100.nameplate_extra_kw / 1000)
     bound = chips * HOURS * sb.job_rate_eflop_per_chip_hour(0.989, 0.5)
     assert floor_mw == pytest.approx(0.3768) and bound == pytest.approx(1500.8, rel=1e-4)
     (finding,) = checks_of(tmp_path, one_site(bound * 1.001, envelope_mw=0.6), catalog)
