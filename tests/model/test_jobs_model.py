@@ -104,8 +104,9 @@ def test_idle_chips_are_powered_on_at_a_negative_price_even_where_no_work_may_ru
     # issue 24, item 9: the job's window is hours 0-1 of 4 (deadline_h 2). Powering an idle
     # chip (or a whole server) on is possible in every hour, work or none, and at
     # -20 USD/MWh it is paid for, so all 80 chips are on in all 4 hours: 80 x 4 x
-    # 0.3925 kW idle + 16 working chip-hours x 0.8825 kW extra = 139.72 kWh, x PUE 1.2
-    # = 167.664 kWh, earning 20 x 0.167664 = 3.35328 USD (with chips off outside the window: 1.84608 USD)
+    # 0.3925 kW idle + 16 working chip-hours x (0.969 - 0.3925) kW training extra =
+    # 134.824 kWh, x PUE 1.2 = 161.7888 kWh, earning 20 x 0.1617888 = 3.235776 USD
+    # (with chips off outside the window, 80 x 2 h idle: 1.72 USD)
     data = table_scenario(
         tmp_path,
         "name,gpu_hours,chips,deadline_h\njob,16,8,2\n",
@@ -114,12 +115,12 @@ def test_idle_chips_are_powered_on_at_a_negative_price_even_where_no_work_may_ru
     )
     result = sb.run(tmp_path, data, catalog)
     energy_mwh = (80 * 4 * h100.idle_kw + 16 * h100.working_extra_kw) * 1.2 / 1000
-    assert energy_mwh == pytest.approx(0.167664)
+    assert energy_mwh == pytest.approx(0.1617888)
     assert result.dataset["chips_powered_on"].sum("system").values.ravel() == pytest.approx(
         [80] * 4, rel=REL
     )
-    assert result.kpis["cost_usd"] == pytest.approx(-3.35328, rel=REL)
-    assert result.kpis["negative_price_earnings_usd"] == pytest.approx(3.35328, rel=REL)
+    assert result.kpis["cost_usd"] == pytest.approx(-3.235776, rel=REL)
+    assert result.kpis["negative_price_earnings_usd"] == pytest.approx(3.235776, rel=REL)
 
 
 # ---- (7) data movement ----

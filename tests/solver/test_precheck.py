@@ -206,20 +206,22 @@ def test_shedding_makes_an_envelope_below_the_idle_floor_feasible(tmp_path, cata
     assert 64 * h100.idle_kw * 1.2 / 1000 == pytest.approx(0.030144)
     always = sb.run(tmp_path, shed_table(tmp_path, rows, sites), catalog)
     assert always.status == "infeasible" and always.kpis["build_seconds"] == 0.0
-    # shedding: only working chips are on; 8 of them draw 8 x 1.275 kW x 1.2 = 12.24 kW
-    # < 30 kW, so the 8 GPU-hours run and cost 12.24 kWh x 50 USD/MWh = 0.612 USD
+    # shedding: only working chips are on; 8 of them count 8 x 1.275 kW (nameplate) x 1.2
+    # = 12.24 kW against the envelope, < 30 kW, so the 8 GPU-hours run; they draw their
+    # training power, 8 x 0.969 kW x 1.2 = 9.3024 kWh, x 50 USD/MWh = 0.46512 USD (the
+    # issue's 0.612 USD priced the nameplate, before training power was measured)
     data = shed_table(tmp_path, rows, sites, shed_idle_power=True)
     assert [f for f in checks_of(tmp_path, data, catalog) if f.severity != "warning"] == []
     shed = sb.run(tmp_path, data, catalog)
     assert shed.status == "optimal"
-    assert 8 * h100.active_kw * 1.2 / 1000 == pytest.approx(0.01224)
-    assert shed.kpis["cost_usd"] == pytest.approx(0.612, rel=1e-6)
+    assert 8 * h100.training_kw * 1.2 / 1000 == pytest.approx(0.0093024)
+    assert shed.kpis["cost_usd"] == pytest.approx(0.46512, rel=1e-6)
 
 
 def test_with_shedding_a_working_chip_counts_its_whole_active_power(tmp_path, catalog, h100):
     # 0.03 MW runs at most 30 / (1.275 x 1.2) = 19.61 working chips in a step when idle
     # chips are off; 64 chips could do 64 x 4 = 256 chip-hours in 4 h, the envelope 78.43
-    per_chip_mw = h100.active_kw * 1.2 / 1000
+    per_chip_mw = h100.nameplate_kw * 1.2 / 1000  # the envelope counts the nameplate
     bound = 0.03 / per_chip_mw * HOURS
     assert bound == pytest.approx(78.43, rel=1e-4)
     sites = {"a": sb.site(systems=8, price=50, carbon=0, envelope_mw=0.03)}
