@@ -143,6 +143,21 @@ def counted(found: list[tuple[str, str, tuple[str, ...], int]]) -> Counter:
     return Counter(found)
 
 
+def stated_as_here(finding) -> tuple[str, str, tuple[str, ...], int]:
+    """Another checker's finding (``rule``, ``job``, ``sites``, ``step`` attributes, as
+    geomodel.results.executable.Finding has) as this script states it: the job only for
+    the rules about one job, sites sorted, -1 for no step."""
+    job = finding.job if finding.rule in ("unlinked_sites", "pipeline_budget") else ""
+    step = -1 if finding.step is None else finding.step
+    return (finding.rule, job, tuple(sorted(finding.sites)), step)
+
+
+def agrees(path: Path, other: list) -> bool:
+    """Whether this script finds in the file at ``path`` exactly the findings ``other``
+    (another checker's, see :func:`stated_as_here`) lists."""
+    return counted(findings(*load(path))) == Counter(stated_as_here(f) for f in other)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path)

@@ -18,7 +18,8 @@ A synchronous job's site use (docs/model.md (6)) is decided by one of:
 Each (case, method) runs in a fresh process, one after the other, on one thread. It
 reports the objective, the relaxation's objective, HiGHS's hand-over and solve time (all
 runs of the method) and the relaxation's share of it, the MIP gap, and what the checker
-of geomodel/results/executable.py finds in the plan. Ratios to the relaxation are
+of geomodel/results/executable.py finds in the plan, and whether bench/executable_check.py,
+reading only the saved file, finds the same. Ratios to the relaxation are
 measured in the same process (its own first run), so load moves both alike. Results are
 appended to ``--json`` as each finishes; ``--from`` prints the tables of saved ones.
 """
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import executable_check  # noqa: E402
 from fresh_process import run_fresh  # noqa: E402
 
 SCENARIOS = HERE.parent / "scenarios"
@@ -91,6 +94,10 @@ def child(case: str, method: str, overrides: list[str]) -> dict[str, Any]:
     seconds = time.perf_counter() - started
     kpis = result.kpis
     found = check_executable(result.dataset, inputs) if result.has_solution else []
+    agree = None
+    if result.has_solution:
+        with tempfile.TemporaryDirectory() as folder:  # the independent script reads the file
+            agree = executable_check.agrees(result.to_netcdf(Path(folder) / "plan.nc"), found)
     spans = int(inputs["job_needs_span"].values.sum()) if "job_needs_span" in inputs else 0
     return {
         "case": case,
@@ -105,6 +112,7 @@ def child(case: str, method: str, overrides: list[str]) -> dict[str, Any]:
         "wall_seconds": seconds,
         "jobs_with_site_use": spans,
         "findings": len(found),
+        "checkers_agree": agree,
         "rules": sorted({f.rule for f in found}),
         "messages": [m for m in result.messages if "relax-and-fix" in m or "stopped" in m],
     }
@@ -144,7 +152,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
                 cells += ["", "", ""]
                 continue
             status = "" if row["status"] == "optimal" else f" ({row['status']})"
-            cells += [_gap(row) + status, _ratio(row), str(row["findings"])]
+            disagree = "" if row.get("checkers_agree", True) else " (checkers disagree)"
+            cells += [_gap(row) + status, _ratio(row), f"{row['findings']}{disagree}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
