@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from geomodel.api import solve
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 
 import scenario_builder as sb
@@ -30,14 +32,13 @@ def run_cli(*args) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def saved(tmp_path_factory) -> dict[str, Path]:
+def saved(tmp_path_factory, catalog) -> dict[str, Path]:
+    """The two plans as result files (solved here: ``report`` is what is tested)."""
     folder = tmp_path_factory.mktemp("executable_cli")
     files = {}
     for name, binary in (("relaxed", False), ("exact", True)):
-        path = sb.write(folder, dci_scenario(0, participation=binary), f"{name}.yaml")
-        done = run_cli("run", path, "-o", folder / f"{name}.nc")
-        assert done.returncode == 0, done.stderr
-        files[name] = folder / f"{name}.nc"
+        scenario = sb.load(folder, dci_scenario(0, participation=binary), catalog)
+        files[name] = solve(scenario, catalog=catalog, threads=1).to_netcdf(folder / f"{name}.nc")
     return files
 
 
