@@ -9,7 +9,6 @@ site use relaxed the LP puts 400 chips at cheap and 800 at dear, over no link at
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,14 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 
 import scenario_builder as sb
 from test_hand_derived import dci_scenario
-
-GEOMODEL = Path(sys.executable).with_name("geomodel")
-
-
-def run_cli(*args) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(GEOMODEL), *map(str, args)], capture_output=True, text=True, timeout=180, check=False
-    )
+from test_planning_cli import run_cli
 
 
 @pytest.fixture(scope="module")
