@@ -67,6 +67,7 @@ def solve_participation(
     first = run(relaxation=True)
     relaxation = Relaxation(first.objective, first.handover_seconds + first.solve_seconds)
     if not first.has_solution:  # no LP plan, no integer one: report the relaxation's status
+        first.is_mip = True  # of the MIP it was the relaxation of
         return first, relaxation
     binary = participation != "relaxed" and len(model.span) > 0
     plan = None
