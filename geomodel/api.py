@@ -6,6 +6,7 @@ The CLI, the batch engine and the app all go through these functions.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -38,10 +39,12 @@ from geomodel.plugin_loader import (
 )
 from geomodel.results.extract import extract_results
 from geomodel.results.kpis import compute_kpis
+from geomodel.results.relaxation import relaxation_kpis
 from geomodel.results.result import Result, attach_kpis
 from geomodel.scenario import Scenario, load_scenario
 from geomodel.solver.explain import PROVEN_BEFORE_SOLVING, explain_infeasible
 from geomodel.solver.highs import HighsSession, SolveOutcome, SolverSettings
+from geomodel.solver.participation import PARTICIPATION_METHODS, Relaxation, solve_participation
 from geomodel.solver.precheck import Finding, aggregate_checks, proves_infeasible
 
 Progress = Callable[[str], None]
@@ -131,9 +134,10 @@ def solve_inputs(
     report("build")
     model, messages, build_seconds = _build(inputs, host, epsilon, minimise, allow_broken_extensions)
     report("solve")
+    relaxation = None
     try:
         session = HighsSession(model, settings)
-        outcome = session.run()
+        outcome, relaxation = solve_participation(session, model, participation(inputs))
         if minimise != "weighted" and outcome.has_solution:
             outcome = cheapest_at_term_minimum(model, settings, outcome)
         elif outcome.status == "infeasible" and not proves_infeasible(findings, with_supply=True):
@@ -142,7 +146,7 @@ def solve_inputs(
         names = re.findall(r"'([^']+)'", str(error))
         outcome = SolveOutcome("infeasible", str(error), iis_constraints=names)
     report("results")
-    return _result(model, inputs, outcome, build_seconds, messages, findings, host)
+    return _result(model, inputs, outcome, build_seconds, messages, findings, host, relaxation)
 
 
 def solve_epsilon_points(
@@ -185,15 +189,12 @@ def solve_epsilon_points(
         if position:
             set_epsilon_bound(model, term, bound, session)
         report("solve")
-        outcome = session.run()
+        outcome, relaxation = solve_participation(session, model, participation(inputs))
         if outcome.status == "infeasible":
             session.find_iis(outcome)
         report("results")
-        results.append(
-            _result(
-                model, inputs, outcome, build_seconds if not position else 0.0, list(messages), [], host
-            )
-        )
+        seconds = build_seconds if not position else 0.0
+        results.append(_result(model, inputs, outcome, seconds, list(messages), [], host, relaxation))
     return results
 
 
@@ -213,8 +214,15 @@ def solver_settings(inputs: xr.Dataset, threads: int | None = None) -> SolverSet
     )
 
 
+def participation(inputs: xr.Dataset) -> str:
+    """``solver.participation`` of the scenario (docs/model.md (6))."""
+    return _solver_options(inputs).get("participation", PARTICIPATION_METHODS[0])
+
+
 def _integer_choices(inputs: xr.Dataset) -> IntegerChoices:
-    return IntegerChoices(**_solver_options(inputs).get("integer", {}))
+    """The integer options; a synchronous job's site use is binary unless it is relaxed."""
+    options = _solver_options(inputs).get("integer", {})
+    return IntegerChoices(**options, site_participation=participation(inputs) != "relaxed")
 
 
 def _build(
@@ -284,6 +292,7 @@ def _result(
     messages: list[str],
     findings: list[Finding],
     host: PluginHost | None,
+    relaxation: Relaxation | None = None,
 ) -> Result:
     """The Result of a solve; ``model`` is None when the aggregate checks proved the
     scenario infeasible before anything was built."""
@@ -297,6 +306,20 @@ def _result(
         dataset = extract_results(model)
         kpis.update(compute_kpis(dataset, inputs, model.weight_hours))
         kpis["objective"] = outcome.objective * _KUSD
+        bound = relaxation.objective if relaxation is not None else None
+        kpis.update(
+            relaxation_kpis(
+                kpis["objective"],
+                None if bound is None else bound * _KUSD,
+                relaxation.seconds if relaxation is not None else math.nan,
+                participation(inputs),
+            )
+        )
+        if relaxation is not None and relaxation.fell_back:
+            messages.append(
+                "relax-and-fix found no plan within the groups the relaxation used; the full "
+                "MIP was solved instead"
+            )
         for term, name in TERM_KPIS.items():
             kpis[name] = (
                 float(

@@ -14,7 +14,9 @@ from geomodel.results.kpis import KPI_SPECS, PLANNING_ONLY_KPIS
 
 def print_result(result, title: str) -> None:
     """A Pareto front as one table (what each point builds is in --json); otherwise the
-    KPI table, the placement summary and what was built. Then the messages in words."""
+    KPI table, the placement summary, what was built and whether the plan can be carried
+    out (the gap to its relaxation, the checker's findings). Then the messages in words."""
+    from geomodel.cli.executable_output import print_executable
     from geomodel.cli.planning_output import print_build
 
     front = result.front
@@ -24,6 +26,7 @@ def print_result(result, title: str) -> None:
         print_kpi_table(result, title)
         print_placement(result)
         print_build(result, title)
+        print_executable(result)
     out = console()
     for message in result.messages:
         out.print(f"[yellow]{escape(message)}[/yellow]", soft_wrap=True)

@@ -140,6 +140,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         first,
         scenario.solver.merge_jobs,
         scenario.solver.integer.model_dump(),
+        scenario.solver.participation,
     )
     data.update(jobs)
     data.update(transfer_variables(transfer))

@@ -51,6 +51,8 @@ class JobColumns:
     restart_minutes: np.ndarray
     #: false: the work already includes failures (goodput 1), as measured traces do
     goodput_modelled: np.ndarray
+    #: false: a pool of independent experiments, placed at any sites at once (no exchange)
+    synchronous: np.ndarray
 
     def __len__(self) -> int:
         return len(self.name)
@@ -83,6 +85,7 @@ def empty_columns(n_sites: int) -> JobColumns:
         pp=np.zeros(0, dtype=np.int64),
         uniform_rate=np.zeros(0, dtype=bool),
         goodput_modelled=np.zeros(0, dtype=bool),
+        synchronous=np.zeros(0, dtype=bool),
         allowed=np.zeros((0, n_sites), dtype=bool),
     )
     return JobColumns(**values)
@@ -143,6 +146,7 @@ def yaml_job_columns(scenario: Scenario, catalog: Catalog) -> JobColumns:
             "checkpoint_minutes": job.checkpoint_gb / job.checkpoint_bandwidth / 60.0,
             "restart_minutes": job.restart,
             "goodput_modelled": True,
+            "synchronous": job.synchronous,
         }
         for key, value in values.items():
             rows[key].append(value)

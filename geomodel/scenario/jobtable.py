@@ -526,6 +526,7 @@ def _columns(
         checkpoint_minutes=np.zeros(n),
         restart_minutes=np.full(n, float(spec.restart)),
         goodput_modelled=np.full(n, not spec.failures_in_work),
+        synchronous=np.ones(n, dtype=bool),
     ).take(keep)
 
 

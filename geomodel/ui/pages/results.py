@@ -224,7 +224,7 @@ def _links(data, inputs) -> None:
         st.warning(
             f"In {undercharged} link-steps the LP charged the links less than this (it splits "
             "jobs over part-used sites, docs/model.md (6)); solve with "
-            "solver.integer.site_participation to check such splits.",
+            "solver.participation: exact (the default) for a plan without such splits.",
             icon=":material/warning:",
         )
 
