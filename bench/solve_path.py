@@ -573,14 +573,21 @@ def summarise(result: dict[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def _load() -> str:
+def iterations_text(run: dict[str, Any]) -> str:
+    """A run's simplex / interior-point / crossover iterations, e.g. ``0/47/8274``."""
+    keys = ("simplex_iterations", "ipm_iterations", "crossover_iterations")
+    return "/".join(str(run.get(key, "")) for key in keys)
+
+
+def load_average() -> str:
     """The 1, 5 and 15 minute load averages, for the report (the machine may be shared)."""
     return " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 def print_report(results: list[dict[str, Any]], load_before: str) -> None:
     print()
-    print(f"machine: {os.cpu_count()} cores; load average before / after: {load_before} / {_load()}")
+    loads = f"{load_before} / {load_average()}"
+    print(f"machine: {os.cpu_count()} cores; load average before / after: {loads}")
     print("seconds, median of each measurement's processes (alternating within each repeat); peak")
     print("RSS in MB (in brackets: RSS after imports, before the run); threads=1. total = build +")
     print("hand-over + solve + read-back; end-to-end adds load and inputs. solve CPU: the HiGHS")
@@ -596,9 +603,7 @@ def print_report(results: list[dict[str, Any]], load_before: str) -> None:
         cells = " ".join(
             f"{run[c]:10.2f}" if isinstance(run.get(c), int | float) else f"{'':>10}" for c in cols
         )
-        its = "/".join(
-            str(run.get(k, "")) for k in ("simplex_iterations", "ipm_iterations", "crossover_iterations")
-        )
+        its = iterations_text(run)
         memory = f"{run['peak_mb']:.0f} ({run['baseline_mb']:.0f})"
         print(
             f"{name:>15} {run.get('columns', ''):>9} {run.get('rows', ''):>8} {cells} "
@@ -742,7 +747,7 @@ def main(argv: list[str] | None = None) -> int:
         help="also measure geomodel from this source tree (e.g. the code before a change)",
     )
     options = parser.parse_args(argv)
-    load_before = _load()
+    load_before = load_average()
     global PARTIAL
     PARTIAL = options.partial
     with tempfile.TemporaryDirectory(prefix="geomodel-bench-") as tmp:
