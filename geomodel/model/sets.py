@@ -49,10 +49,9 @@ def _names(inputs: xr.Dataset, dim: str) -> list[str]:
     return [str(v) for v in inputs[dim].values] if dim in inputs.coords else []
 
 
-def build_sets(inputs: xr.Dataset, binary_spans: bool = False) -> ModelSets:
-    """Eligible index tuples of every variable; ``binary_spans``: the spans are binary
-    (``site_participation``), so every span row the job may need is kept."""
-    sets = ModelSets(
+def _named_sets(inputs: xr.Dataset) -> ModelSets:
+    """The names of every dimension, no index tuples yet."""
+    return ModelSets(
         n_time=inputs.sizes["time"],
         sites=_names(inputs, "site"),
         systems=_names(inputs, "system"),
@@ -62,6 +61,12 @@ def build_sets(inputs: xr.Dataset, binary_spans: bool = False) -> ModelSets:
         sources=_names(inputs, "source"),
         links=_names(inputs, "link"),
     )
+
+
+def build_sets(inputs: xr.Dataset, binary_spans: bool = False) -> ModelSets:
+    """Eligible index tuples of every variable; ``binary_spans``: the spans are binary
+    (``site_participation``), so every span row the job may need is kept."""
+    sets = _named_sets(inputs)
     installed = most_chips(inputs) > 0  # (s, h): installed, or may be built
     _training_sets(inputs, sets, installed, binary_spans)
     _inference_sets(inputs, sets, installed)
@@ -70,6 +75,19 @@ def build_sets(inputs: xr.Dataset, binary_spans: bool = False) -> ModelSets:
     sets.gen = tuples(capacity[:, :, None] > 0, every_step[None, None, :])
     sets.grid = tuples(inputs["grid_import_limit_mw"].values[:, None] > 0, every_step[None, :])
     return sets
+
+
+def training_columns(inputs: xr.Dataset, binary_spans: bool = False) -> int:
+    """Columns of the training block (train, span, flow, group) the model will build:
+    its index sets alone, with what cannot bind left out as in :func:`build_sets`."""
+    sets = _named_sets(inputs)
+    _training_sets(inputs, sets, most_chips(inputs) > 0, binary_spans)
+    steps = (inputs["job_weight"].values > 0).sum(axis=1) if sets.jobs else np.zeros(0)
+    groups = sum(  # a group column per step for each group of more than one site
+        sum(len(group) > 1 for group in job_groups) * int(steps[j])
+        for j, job_groups in sets.site_groups.items()
+    )
+    return len(sets.train) + len(sets.span) + len(sets.flow) + groups
 
 
 def tuples(*masks: np.ndarray) -> list[tuple[int, ...]]:

@@ -83,11 +83,11 @@ def test_a_job_that_fits_every_site_and_every_link_needs_no_cross_site_rows(tmp_
     pruned, _ = both_ways(tmp_path, catalog, data)
     # By hand: 1600 chip-hours, at most 800 chips an hour, so 800 chips at a (cheapest)
     # in both hours. Each hour: every site idles its 800 chips (x PUE 1.2); a's chips
-    # work (active instead of idle); DCI transceivers draw L = 25,600 Gb/s x W per Gb/s
+    # train (training power instead of idle); DCI transceivers draw L = 25,600 Gb/s x W per Gb/s
     # per link, half at each end: a L/2, b L, c L/2. Cost = price x MWh.
     link_mw = 25_600 * catalog.link_technology("smf_800zr").transceiver_power_w_per_gbit_s / 1e6
     idle_mwh = 1.2 * 800 * h100.idle_kw / 1000
-    a_mwh = 1.2 * 800 * h100.active_kw / 1000 + link_mw / 2
+    a_mwh = 1.2 * 800 * h100.training_kw / 1000 + link_mw / 2
     b_mwh = idle_mwh + link_mw
     c_mwh = idle_mwh + link_mw / 2
     by_hand = 2 * (30 * a_mwh + 60 * b_mwh + 40 * c_mwh)
