@@ -7,6 +7,7 @@ Run by hand (not part of the test suite; it takes about an hour with all sizes):
     python bench/solve_path.py --json results.json    # also write every measurement
     python bench/solve_path.py --profile 1e6          # cProfile of build + hand-over only
     python bench/solve_path.py --sizes 1e5 --reference /tmp/before   # against older code
+    python bench/solve_path.py --sizes 1e5 --linopy-columns 105600  # linopy at a set size
 
 For each size (``SIZES``: a ``bench/scenarios.py`` synthetic scenario of about
 10^4, 10^5 or 10^6 columns), every measurement runs in a fresh Python process,
@@ -28,7 +29,9 @@ iterations (deterministic, unlike seconds) and the load averages before and afte
   fetched. Time: ``passModel`` + ``run`` + ``getSolution`` (reading the .npz is
   not timed); memory: that process's peak RSS.
 * linopy (``--no-linopy`` skips it): the synthetic placement LP of issue 7 at
-  the same sites and hours and about the same number of columns, built with
+  the same sites and hours and about the same number of columns (or
+  ``--linopy-columns N``: geomodel's count before a change that left columns
+  out, so that linopy's problem stays the size it was), built with
   linopy and solved with its highspy interface; its own floor (its matrices
   passed to highspy) is measured the same way, so its ratio is comparable. It is
   a different, much smaller-rowed problem than geomodel's (the report prints both
@@ -179,17 +182,17 @@ def child_geomodel(
 
     highspy.Highs.run = run
     baseline = _current_rss_mb()
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     catalog = build_catalog()
     scenario = load_scenario(scenario_path, catalog=catalog)
     t1 = time.perf_counter()
     inputs = build_inputs(scenario, catalog)
-    t2 = time.perf_counter()
+    t2, cpu2 = time.perf_counter(), time.process_time()
     try:
         result = solve_inputs(inputs, host=catalog.host)
     except _ExportedError:
         return {"exported": export, **captured}
-    t3 = time.perf_counter()
+    t3, cpu3 = time.perf_counter(), time.process_time()
     peak = _peak_rss_mb()
     build = result.kpis["build_seconds"]
     handover = float(result.dataset.attrs["handover_seconds"])
@@ -203,6 +206,9 @@ def child_geomodel(
         "readback": (t3 - t2) - build - handover - solve,
         "total": t3 - t2,  # build + hand-over + solve + read-back, as issue 7 defines it
         "end_to_end": t3 - t0,
+        # process CPU seconds of the same spans: what a loaded machine's waiting leaves out
+        "total_cpu": cpu3 - cpu2,
+        "end_to_end_cpu": cpu3 - cpu0,
     }
     return {
         **phases,
@@ -364,7 +370,7 @@ def child_linopy(
 
     d = linopy_data(sites, hours, columns)
     baseline = _current_rss_mb()
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     w_, s_, t_, k_ = (
         {"workload": np.arange(d["workloads"])},
         {"site": np.arange(sites)},
@@ -407,7 +413,7 @@ def child_linopy(
     h = m.solver_model
     run_seconds = h.getRunTime() if h is not None else float("nan")
     solution = m.variables["x"].solution.values  # read-back as a user would
-    t3 = time.perf_counter()
+    t3, cpu3 = time.perf_counter(), time.process_time()
     return {
         "build": t1 - t0,
         "solve_call": t2 - t1,
@@ -415,6 +421,7 @@ def child_linopy(
         "solve_cpu": solve_cpu,  # linopy's hand-over to highspy included
         "readback": t3 - t2,
         "total": t3 - t0,
+        "total_cpu": cpu3 - cpu0,
         "peak_mb": _peak_rss_mb(),
         "baseline_mb": baseline,
         "objective_highs": float(m.objective.value),
@@ -456,10 +463,12 @@ def measure_size(
     highs: dict[str, Any] | None,
     log,
     reference: Path | None = None,
+    linopy_columns: int | None = None,
 ) -> dict[str, Any]:
     """Every measurement of one size, repeat by repeat, the kinds alternating within a
     repeat (geomodel, its floor, [the reference tree's geomodel and floor], [linopy and
-    its floor]) so a change of the machine's load hits them all alike."""
+    its floor]) so a change of the machine's load hits them all alike. linopy's LP has
+    geomodel's column count, or ``linopy_columns``."""
     params = SIZES[label]
     highs = highs or {}
     highs_json = json.dumps(highs)
@@ -482,7 +491,8 @@ def measure_size(
     if linopy:
         shared = {k: v for k, v in exported["options"].items() if k in SHARED_OPTIONS}
         linopy_json = json.dumps({**shared, **highs})  # geomodel's method, for linopy too
-        sizes = (str(params["sites"]), str(params["hours"]), str(exported["columns"]))
+        columns = linopy_columns or exported["columns"]
+        sizes = (str(params["sites"]), str(params["hours"]), str(columns))
         linopy_lp = folder / f"linopy_{label}.npz"
         _child("linopy", *sizes, str(linopy_lp), linopy_json)
         kinds += [
@@ -522,6 +532,9 @@ def _against(g: dict[str, Any], other: dict[str, Any], name: str) -> dict[str, A
         f"{name}_columns": other["columns"],
         f"{name}_rows": other["rows"],
         f"total_over_{name}": g["total"] / other["total"],
+        f"total_cpu_over_{name}": g["total_cpu"] / other["total_cpu"],
+        f"end_to_end_cpu_over_{name}": g["end_to_end_cpu"]
+        / other.get("end_to_end_cpu", other["total_cpu"]),
         f"solve_cpu_over_{name}": g["solve_cpu"] / other["solve_cpu"],
         f"peak_over_{name}": g["peak_mb"] / other["peak_mb"],
     }
@@ -635,7 +648,9 @@ def print_report(results: list[dict[str, Any]], load_before: str) -> None:
         if "total_over_reference" in s:
             print(
                 f"      against the reference tree: total {s['total_over_reference']:.2f}x, "
-                f"end-to-end {s['end_to_end_over_reference']:.2f}x, solve CPU "
+                f"end-to-end {s['end_to_end_over_reference']:.2f}x, CPU seconds: total "
+                f"{s['total_cpu_over_reference']:.2f}x, end-to-end "
+                f"{s['end_to_end_cpu_over_reference']:.2f}x, solve CPU "
                 f"{s['solve_cpu_over_reference']:.2f}x, peak {s['peak_over_reference']:.2f}x "
                 f"({s['reference_kb_per_column']:.1f} KB/column on "
                 f"{s['reference_columns']:,} columns, {s['reference_rows']:,} rows); objectives "
@@ -646,7 +661,9 @@ def print_report(results: list[dict[str, Any]], load_before: str) -> None:
             print(
                 f"      linopy: total {s['linopy_total']:.2f} s vs geomodel "
                 f"{r['geomodel']['total']:.2f} s ({faster}; geomodel/linopy total "
-                f"{s['total_over_linopy']:.2f}x, solve CPU {s['solve_cpu_over_linopy']:.2f}x, "
+                f"{s['total_over_linopy']:.2f}x, CPU seconds: total {s['total_cpu_over_linopy']:.2f}x, "
+                f"geomodel's end-to-end / linopy's total {s['end_to_end_cpu_over_linopy']:.2f}x, "
+                f"solve CPU {s['solve_cpu_over_linopy']:.2f}x, "
                 f"peak {s['peak_over_linopy']:.2f}x); total/floor linopy "
                 f"{s['linopy_total_over_floor']:.2f}x vs geomodel {s['total_over_floor']:.2f}x; "
                 f"linopy memory/floor {s['linopy_memory_over_floor']:.2f}x"
@@ -746,6 +763,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="TREE",
         help="also measure geomodel from this source tree (e.g. the code before a change)",
     )
+    parser.add_argument(
+        "--linopy-columns",
+        type=int,
+        metavar="N",
+        help="size linopy's LP to N columns, not geomodel's (e.g. geomodel's count before a "
+        "change that left columns out: the problem, not its LP, is what stays the same)",
+    )
     options = parser.parse_args(argv)
     load_before = load_average()
     global PARTIAL
@@ -766,6 +790,7 @@ def main(argv: list[str] | None = None) -> int:
                 parse_highs(options.highs or []),
                 lambda line: print(line, flush=True),
                 options.reference,
+                options.linopy_columns,
             )
             result["summary"] = summarise(result)
             results.append(result)
