@@ -24,7 +24,6 @@ average is printed beside the numbers: on the shared 2-core machine it matters.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import socket
@@ -35,6 +34,8 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+from fresh_process import python_path
 
 HERE = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -97,19 +98,6 @@ def child() -> None:
         pool.submit(warm_up).result()
     lap(PHASES[7], clock)
     print(json.dumps({"seconds": times, "deck_bytes": size}))
-
-
-def python_path(tree: Path) -> str:
-    """``tree`` first on the import path, with its own built-in plugins: the installed
-    entry point names ``geomodel_builtins``, which an editable install maps to *this*
-    checkout's plugins/, so a reference tree gets a link of that name to its own."""
-    digest = hashlib.sha1(str(tree.resolve()).encode()).hexdigest()[:12]
-    shim = Path(tempfile.gettempdir()) / f"app-load-builtins-{digest}"
-    link = shim / "geomodel_builtins"
-    if not link.exists():
-        shim.mkdir(exist_ok=True)
-        link.symlink_to(tree.resolve() / "plugins", target_is_directory=True)
-    return os.pathsep.join([str(tree), str(shim)])
 
 
 def phases(tree: Path) -> dict:

@@ -25,7 +25,7 @@ from geomodel.model.water import define_water
 def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> pyo.ConcreteModel:
     """The placement model of DESIGN section 4 for one inputs Dataset."""
     integer = integer or IntegerChoices()
-    sets = build_sets(inputs)
+    sets = build_sets(inputs, binary_spans=integer.site_participation)
     m = pyo.ConcreteModel(name=inputs.attrs.get("scenario_name") or "geomodel")
     m.sets = sets
     m.inputs = inputs
