@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import xarray as xr
 
 from geomodel.errors import GeomodelError
+from geomodel.results.extension_results import extension_kpi_specs
 from geomodel.results.kpis import KPI_SPECS
 
 if TYPE_CHECKING:
@@ -146,6 +147,7 @@ def open_result(path: str | Path) -> Result:
         reason = " ".join(str(error).split()) or type(error).__name__
         raise ResultFileError(f"{path} is not a readable geomodel result file: {reason}") from None
     kpis = {name: _plain(dataset.attrs.get(name)) for name in KPI_SPECS if name in dataset.attrs}
+    kpis.update({name: spec["value"] for name, spec in extension_kpi_specs(dataset).items()})
     messages = json.loads(dataset.attrs.get("messages", "[]"))
     return Result(inputs=inputs, dataset=dataset, kpis=kpis, messages=messages)
 
