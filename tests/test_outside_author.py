@@ -258,9 +258,16 @@ def test_declared_settings_are_checked_at_their_lines_with_units_and_known_field
 def test_the_extensions_outputs_are_in_the_run_and_the_report(install, tmp_path, capsys):
     """The cap at ``cheap`` binds: one MWh more of IT energy there moves one MWh of IT
     energy from ``site_a``, PUE 1.2 x 1 MWh of facility energy at 40 instead of 60
-    USD/MWh: the cap's shadow price is (60 - 40) x 1.2 = 24 USD per MWh of IT energy."""
+    USD/MWh: the cap's shadow price is (60 - 40) x 1.2 = 24 USD per MWh of IT energy.
+
+    0.25 MWh binds: uncapped, cheap takes all the work. Its 128 H100s idle at 0.3925 kW
+    each (0.15 x 0.7 kW TDP + 0.5 x (1.275 - 0.7) kW overhead, plugins/hardware.py), 4 h x
+    50.24 kW = 0.201 MWh, and the 350 EFLOP job needs at least 245.8 chip-hours (350 /
+    (0.989 PFLOPS x 0.4 x 3600 s)) at 0.969 - 0.3925 kW more each: 0.142 MWh, so uncapped
+    cheap takes at least 0.343 MWh. (The cap of 0.35 MWh bound at the 1.275 kW nameplate,
+    before issue 22's measured 0.969 kW.)"""
     install()
-    caps = {"sites": {"cheap": {"cap": "0.35 MWh"}}}  # binds: see its shadow price
+    caps = {"sites": {"cheap": {"cap": "0.25 MWh"}}}  # binds: see its shadow price
     path = scenario_file(tmp_path, two_sites(extensions={"outside_cap": caps}))
     result = tmp_path / "walk.nc"
     code, out, err = geomodel(capsys, "run", path, "-o", result)
@@ -270,7 +277,7 @@ def test_the_extensions_outputs_are_in_the_run_and_the_report(install, tmp_path,
     code, report, _ = geomodel_json(capsys, "report", result)
     assert code == 0
     kpis = report["kpis"]
-    assert kpis["outside_cap_capped_it_mwh"] == pytest.approx(0.35, rel=1e-6)  # the cap binds
+    assert kpis["outside_cap_capped_it_mwh"] == pytest.approx(0.25, rel=1e-6)  # the cap binds
     code, out, _ = geomodel(capsys, "report", result)
     assert code == 0 and "outside_cap_capped_it_mwh" in out
 
@@ -280,7 +287,7 @@ def test_the_extensions_outputs_are_in_the_run_and_the_report(install, tmp_path,
     value = dataset["outside_cap_value_usd_per_mwh"]
     assert value.attrs["units"] == "USD/MWh"
     assert float(value.sel(site="cheap")) == pytest.approx((60 - 40) * 1.2, rel=1e-6)
-    assert float(dataset["outside_cap_it_mwh"].sel(site="cheap")) == pytest.approx(0.35, rel=1e-6)
+    assert float(dataset["outside_cap_it_mwh"].sel(site="cheap")) == pytest.approx(0.25, rel=1e-6)
 
 
 # --- planning: the author's hardware and reactor -----------------------------------------

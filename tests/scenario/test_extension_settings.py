@@ -125,3 +125,48 @@ def test_the_batterys_unknown_site_is_reported_at_that_site():
     (found,) = problems(text, catalog_with("battery"))
     assert found.startswith(f"s.yaml:{line_of(text, 'site_b:')}: extensions.battery.sites.site_b: ")
     assert "unknown site 'site_b'" in found
+
+
+def test_the_batterys_settings_are_checked_field_by_field_at_their_lines():
+    """The built-in battery declares its settings. Before, it parsed them itself: one
+    problem per site at the site's line (the first it met), unknown fields without a
+    did-you-mean, so a file with four mistakes told of one."""
+    site = {"enrgy": "1 MWh", "power": "-1 MW", "efficiency": 1.5}
+    text = yaml_text(minimal_scenario(extensions={"battery": {"sites": {"site_a": site}}}))
+    found = problems(text, catalog_with("battery"))
+    where = "extensions.battery.sites.site_a"
+    assert len(found) == 4, found
+    assert f"s.yaml:{line_of(text, 'site_a:')}: {where}.energy: required field is missing" in found
+    assert any(
+        p.startswith(f"s.yaml:{line_of(text, 'enrgy:')}: {where}.enrgy: unknown field")
+        and "did you mean 'energy'?" in p
+        for p in found
+    ), found
+    assert any(
+        p.startswith(f"s.yaml:{line_of(text, 'power:')}: {where}.power: ") and "'-1 MW'" in p
+        for p in found
+    ), found
+    assert any(
+        p.startswith(f"s.yaml:{line_of(text, 'efficiency:')}: {where}.efficiency: ") and "1.5" in p
+        for p in found
+    ), found
+
+
+def test_the_batterys_settings_reach_the_inputs_with_their_defaults_in_their_units():
+    settings = {"sites": {"site_a": {"energy": "200 kWh", "power": "0.1 MW"}}}
+    catalog = catalog_with("battery")
+    text = yaml_text(minimal_scenario(extensions={"battery": settings}))
+    scenario = load_scenario_text(text, ".", label="s.yaml", catalog=catalog)
+    carried = json.loads(build_inputs(scenario, catalog).attrs["extensions_json"])["battery"]
+    # 200 kWh = 0.2 MWh; efficiency 0.88, initial_soc 0.5 and cycle_cost 0 are the defaults
+    assert carried == {
+        "sites": {
+            "site_a": {
+                "energy": pytest.approx(0.2),
+                "power": pytest.approx(0.1),
+                "efficiency": 0.88,
+                "initial_soc": 0.5,
+                "cycle_cost": 0.0,
+            }
+        }
+    }

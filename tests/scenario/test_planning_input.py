@@ -267,7 +267,8 @@ def test_a_lifetime_no_build_option_of_the_scenario_uses_is_refused(tmp_path, ca
     assert problem.path == "finance.lifetimes.wind"
     assert problem.message.startswith(
         "no build option of this scenario is priced under asset class 'wind', so this lifetime "
-        "would change nothing; its options use dci_equipment, facility, fibre, solar, systems"
+        "would change nothing; its options use dci_equipment, facility, fibre, grid_connection, solar, "
+        "systems"
     )
 
 

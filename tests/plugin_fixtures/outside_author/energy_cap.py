@@ -68,10 +68,7 @@ def extension_results(model, inputs, results):
     settings = settings_from_inputs(inputs, NAME, CapSettings)
     if settings is None:
         return []
-    weights = results["weight_hours"].values if "weight_hours" in results else None
-    it_mwh = (
-        (results["it_power_mw"] * model.weight_hours).sum("time").values if weights is None else None
-    )
+    it_mwh = (results["it_power_mw"] * model.weight_hours).sum("time").values
     sites = [str(s) for s in inputs["site"].values]
     capped = [sites.index(site) for site in settings.sites]
     value = [
