@@ -154,6 +154,8 @@ def summarise(value: Any, width: int = 60) -> str:
     if isinstance(value, list | tuple):
         kinds = sorted({type(item).__name__ for item in value})
         return f"{type(value).__name__} of {len(value)}" + (f" {'/'.join(kinds)}" if kinds else "")
+    if isinstance(value, type):  # extension_settings returns its settings model
+        return f"class {value.__name__}"
     sizes = getattr(value, "sizes", None)  # an xarray Dataset
     if isinstance(sizes, Mapping):
         return f"{type(value).__name__}({', '.join(f'{k}={n}' for k, n in sizes.items())})"

@@ -50,7 +50,7 @@ class OnlyHardware:
 
 
 class SitePathChecker:
-    """A scenario check that names its field path, as the battery's does."""
+    """A scenario check that names its field path, so it is reported at that line."""
 
     @hookimpl
     def validate_scenario(self, scenario):
