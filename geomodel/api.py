@@ -37,6 +37,7 @@ from geomodel.plugin_loader import (
     PluginHost,
     broken_extensions_allowed,
 )
+from geomodel.results.extension_results import add_extension_results
 from geomodel.results.extract import extract_results
 from geomodel.results.kpis import compute_kpis
 from geomodel.results.relaxation import relaxation_kpis
@@ -305,6 +306,9 @@ def _result(
     if outcome.has_solution:
         dataset = extract_results(model)
         kpis.update(compute_kpis(dataset, inputs, model.weight_hours))
+        extension_kpis, notes = add_extension_results(model, inputs, dataset, host)
+        kpis.update(extension_kpis)
+        messages.extend(notes)
         kpis["objective"] = outcome.objective * _KUSD
         bound = relaxation.objective if relaxation is not None else None
         kpis.update(

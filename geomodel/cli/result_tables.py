@@ -9,6 +9,7 @@ from rich.markup import escape
 
 from geomodel.cli.output import console, print_table
 from geomodel.inputs.dataset import is_planning
+from geomodel.results.extension_results import extension_kpi_specs
 from geomodel.results.kpis import KPI_SPECS, PLANNING_ONLY_KPIS
 
 
@@ -40,6 +41,10 @@ def print_kpi_table(result, title: str) -> None:
         {"kpi": name, "value": result.kpis[name], "units": units}
         for name, (units, _) in KPI_SPECS.items()
         if name in result.kpis and (planning or name not in PLANNING_ONLY_KPIS)
+    ]
+    rows += [  # the model extensions' own KPIs, after the core ones
+        {"kpi": name, "value": spec["value"], "units": spec["units"]}
+        for name, spec in extension_kpi_specs(result.dataset).items()
     ]
     print_table(rows, {"kpi": "KPI", "value": "value", "units": "units"}, title=title)
 

@@ -211,6 +211,14 @@ class HighsSession:
         self._row_of: dict[int, int] = {}
         self._column_of: dict[int, int] = {}
         self._relaxed = False  # a MIP's relaxation has been solved: its basis is there
+        #: import Suffixes named ``dual`` or ``<prefix>_dual`` (a model extension's, for the
+        #: shadow prices of its constraints) get every constraint's dual after a solve
+        self.duals = [
+            suffix
+            for suffix in model.component_objects(pyo.Suffix, descend_into=False)
+            if suffix.import_enabled()
+            and (suffix.local_name == "dual" or suffix.local_name.endswith("_dual"))
+        ]
 
     def _use(self, method: str) -> None:
         for name, value in METHOD_OPTIONS.get(method, {}).items():
@@ -260,13 +268,26 @@ class HighsSession:
         )
         self._pending_seconds = 0.0
         if has_solution:
-            values = highs.getSolution().col_value
-            for var, value in zip(form.columns, values, strict=True):
+            solution = highs.getSolution()
+            for var, value in zip(form.columns, solution.col_value, strict=True):
                 var.set_value(value, skip_validation=True)
+            if self.duals and not form.is_mip:
+                self._load_duals(solution.row_dual)
         if self.method.startswith("ipm"):  # an interior point cannot start warm; simplex can
             self.method = "primal_simplex"
             self._use(self.method)
         return outcome
+
+    def _load_duals(self, row_duals) -> None:
+        """Each constraint's dual (d objective / d right-hand side, objective units per
+        constraint unit) into the dual Suffixes; a ranged constraint's two rows add up, as
+        only the binding one is non-zero."""
+        duals: dict = {}
+        for row, value in zip(self.form.rows, row_duals, strict=True):
+            duals[row.constraint] = duals.get(row.constraint, 0.0) + float(value)
+        for suffix in self.duals:
+            suffix.clear()
+            suffix.update(duals)
 
     def find_iis(self, outcome: SolveOutcome) -> None:
         """After an infeasible :meth:`run`: the constraints of an irreducible infeasible
