@@ -39,6 +39,7 @@ from geomodel.plugin_loader import (
 from geomodel.results.extract import extract_results
 from geomodel.results.kpis import compute_kpis
 from geomodel.results.result import Result, attach_kpis
+from geomodel.results.shadow_prices import add_shadow_prices
 from geomodel.scenario import Scenario, load_scenario
 from geomodel.solver.explain import PROVEN_BEFORE_SOLVING, explain_infeasible
 from geomodel.solver.highs import HighsSession, SolveOutcome, SolverSettings
@@ -130,6 +131,7 @@ def solve_inputs(
     report("build")
     model, messages, build_seconds = _build(inputs, host, epsilon, minimise, allow_broken_extensions)
     report("solve")
+    session = None
     try:
         session = HighsSession(model, settings)
         outcome = session.run()
@@ -141,7 +143,8 @@ def solve_inputs(
         names = re.findall(r"'([^']+)'", str(error))
         outcome = SolveOutcome("infeasible", str(error), iis_constraints=names)
     report("results")
-    return _result(model, inputs, outcome, build_seconds, messages, findings, host)
+    weighted = session if minimise == "weighted" else None
+    return _result(model, inputs, outcome, build_seconds, messages, findings, host, weighted)
 
 
 def solve_epsilon_points(
@@ -283,9 +286,11 @@ def _result(
     messages: list[str],
     findings: list[Finding],
     host: PluginHost | None,
+    session: HighsSession | None = None,
 ) -> Result:
     """The Result of a solve; ``model`` is None when the aggregate checks proved the
-    scenario infeasible before anything was built."""
+    scenario infeasible before anything was built. With the ``session`` of a weighted
+    solve, the envelope's shadow prices join the results (``results.shadow_prices``)."""
     kpis: dict[str, Any] = {
         "solver_status": outcome.status,
         "mip_gap": outcome.mip_gap if outcome.mip_gap is not None else float("nan"),
@@ -294,6 +299,8 @@ def _result(
     }
     if outcome.has_solution:
         dataset = extract_results(model)
+        if session is not None:
+            add_shadow_prices(dataset, model, session)
         kpis.update(compute_kpis(dataset, inputs, model.weight_hours))
         kpis["objective"] = outcome.objective * _KUSD
         for term, name in TERM_KPIS.items():

@@ -201,6 +201,9 @@ class HighsSession:
         self._pending_seconds = time.perf_counter() - started
         self._row_of: dict[int, int] = {}
         self._column_of: dict[int, int] = {}
+        #: the row duals of the last solve (objective units per row unit), None without
+        #: them: a MIP has none until :meth:`fixed_integer_duals`
+        self.row_duals: np.ndarray | None = None
 
     def _use(self, method: str) -> None:
         for name, value in METHOD_OPTIONS.get(method, {}).items():
@@ -232,14 +235,53 @@ class HighsSession:
             method=self.method,
         )
         self._pending_seconds = 0.0
+        self.row_duals = None
         if has_solution:
-            values = highs.getSolution().col_value
-            for var, value in zip(form.columns, values, strict=True):
+            solution = highs.getSolution()
+            for var, value in zip(form.columns, solution.col_value, strict=True):
                 var.set_value(value, skip_validation=True)
+            if not form.is_mip and info.dual_solution_status == 2:  # kSolutionStatusFeasible
+                self.row_duals = np.asarray(solution.row_dual, dtype=float)
         if self.method.startswith("ipm"):  # an interior point cannot start warm; simplex can
             self.method = "primal_simplex"
             self._use(self.method)
         return outcome
+
+    def fixed_integer_duals(self) -> None:
+        """After a MIP with a solution: the row duals of the LP with every integer column
+        fixed at its value (what a marginal MW is worth with the MIP's whole decisions held),
+        into :attr:`row_duals`; HiGHS is left with the MIP as it was."""
+        if not self.form.is_mip or self.row_duals is not None:
+            return
+        highs = self.highs
+        columns = self.form.columns
+        integer = np.array([i for i, v in enumerate(columns) if v.is_integer()], dtype=np.int32)
+        values = np.round(np.asarray(highs.getSolution().col_value, dtype=float)[integer])
+        lp = highs.getLp()
+        lower, upper = np.asarray(lp.col_lower_)[integer], np.asarray(lp.col_upper_)[integer]
+        count = len(integer)
+        continuous = [highspy.HighsVarType.kContinuous] * count
+        highs.changeColsIntegrality(count, integer, np.array(continuous))
+        highs.changeColsBounds(count, integer, values, values)
+        highs.run()
+        if highs.getInfo().dual_solution_status == 2:
+            self.row_duals = np.asarray(highs.getSolution().row_dual, dtype=float)
+        highs.changeColsBounds(count, integer, lower, upper)
+        integral = [highspy.HighsVarType.kInteger] * count
+        highs.changeColsIntegrality(count, integer, np.array(integral))
+
+    def duals_of(self, constraint) -> dict:
+        """Index -> row dual of each row of an indexed Pyomo constraint (empty without duals)."""
+        if self.row_duals is None:
+            return {}
+        if not self._row_of:
+            self._row_of = {id(entry.constraint): i for i, entry in enumerate(self.form.rows)}
+        found = {}
+        for index, data in constraint.items():
+            row = self._row_of.get(id(data))
+            if row is not None:  # a row the compiler dropped (no variables) has no dual
+                found[index] = float(self.row_duals[row])
+        return found
 
     def find_iis(self, outcome: SolveOutcome) -> None:
         """After an infeasible :meth:`run`: the constraints of an irreducible infeasible
