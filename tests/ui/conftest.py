@@ -105,3 +105,15 @@ def run_scenario(at: AppTest, hours: int | None = None, carbon_price: float | No
     if button.label == "Run":
         button.click().run()
     return wait_for_run(at)
+
+
+def table_with(at: AppTest, heading: str):
+    """The one table on the page with a column of this heading (as shown: text cells)."""
+    found = [t.value for t in at.table if heading in t.value.columns]
+    assert len(found) == 1, f"{heading!r} in {[list(t.value.columns) for t in at.table]}"
+    return found[0]
+
+
+def number(text: str) -> float:
+    """A number as a table shows it (grouped: ``1,432.2``)."""
+    return float(str(text).replace(",", ""))

@@ -10,14 +10,16 @@ import pytest
 from geomodel.ui import loaders, state
 from geomodel.ui.format import HEADLINE, format_kpi, kpi_label
 from geomodel.ui.recipe import Recipe
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
 from .conftest import (
     RUN_TIMEOUT,
     metrics,
+    number,
     page,
     run_button,
     run_scenario,
+    table_with,
     unescape,
     wait_for_run,
     widget,
@@ -25,12 +27,13 @@ from .conftest import (
 
 RESULT_TABS = [
     "Map",
-    "Power",
+    "Energy",
     "Placement",
     "Latency",
     "Utilisation",
     "DCI links",
     "Per workload",
+    "Shadow prices",
     "All KPIs",
 ]
 
@@ -56,19 +59,28 @@ def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     shown = metrics(at)
     for name in HEADLINE:
         assert shown[kpi_label(name)] == format_kpi(name, record["kpis"][name])
-    assert [t.label for t in at.tabs] == RESULT_TABS
-    assert len(at.get("plotly_chart")) == 6  # power, placement, latency, utilisation, links, workloads
+    assert [t.label for t in at.tabs] == RESULT_TABS  # one job, no job table: no Jobs tab
+    # energy: power, generation, duration; placement, latency, utilisation, links, workloads
+    assert len(at.get("plotly_chart")) == 8
     assert len(at.get("deck_gl_json_chart")) == 1
-    assert [d.label for d in at.get("download_button")] == ["Results (NetCDF)", "KPI table (CSV)"]
-    workloads = at.dataframe[1].value
-    assert workloads["name"].tolist() == ["pretrain", "chat", "idle chips", "DCI links", "= the KPIs"]
-    total = workloads.set_index("name").loc["= the KPIs"]
+    downloads = [d.label for d in at.get("download_button")]
+    assert downloads[:2] == ["Results (NetCDF)", "KPI table (CSV)"]
+    assert downloads.count("CSV") == len(at.table)  # every table exportable
+    workloads = table_with(at, "Kind")
+    assert workloads["Name"].tolist() == ["pretrain", "chat", "idle chips", "DCI links", "= the KPIs"]
+    total = workloads.set_index("Name").loc["= the KPIs"]
     # the rows add up to the KPIs (shown rounded: MWh to 0.1, tCO2e to 0.01, USD to 1)
-    for column, rounding in (("energy_mwh", 0.05), ("emissions_tco2", 0.005), ("cost_usd", 0.5)):
-        assert total[column] == pytest.approx(record["kpis"][column], abs=rounding)
+    for heading, name, rounding in (
+        ("Energy (MWh)", "energy_mwh", 0.05),
+        ("Emissions (tCO2e)", "emissions_tco2", 0.005),
+        ("Energy cost (USD)", "cost_usd", 0.5),
+    ):
+        assert number(total[heading]) == pytest.approx(record["kpis"][name], abs=rounding)
 
     at.selectbox(key=state.RESULT_WORKLOAD).set_value(("service", "chat")).run()
     at.radio(key=state.RESULT_UTILISATION).set_value("power of envelope (%)").run()
+    at.selectbox(key=state.RESULT_ENERGY_SITE).set_value("ashburn").run()
+    at.radio(key=state.RESULT_DURATION).set_value("grid").run()
     at.radio(key=state.RESULT_LINKS).set_value("utilisation").run()
     assert not at.exception
 
