@@ -105,12 +105,12 @@ def workloads(folder: str, scenario_hash: str) -> tuple[pd.DataFrame, go.Figure 
 def panels(folder: str, scenario_hash: str, width: float) -> list[tuple[frozenset[str], float]]:
     """The panels the run's maps are drawn in (two when an ocean lies between its sites)."""
     inputs = _result(folder, scenario_hash).inputs
-    points = {
-        str(s): float(x) for s, x in zip(inputs["site"].values, inputs["site_lon"].values, strict=True)
-    }
-    if inputs.sizes.get("region"):
-        regions = zip(inputs["region"].values, inputs["region_lon"].values, strict=True)
-        points.update({str(r): float(x) for r, x in regions})
+    points = {}
+    for kind in ("site", "region"):
+        if inputs.sizes.get(kind):
+            lons, lats = inputs[f"{kind}_lon"].values, inputs[f"{kind}_lat"].values
+            where = zip(inputs[kind].values, lons, lats, strict=True)
+            points.update({str(n): (float(x), float(y)) for n, x, y in where})
     return map_panels(points, width)
 
 

@@ -39,7 +39,7 @@ from geomodel.scenario import load_scenario
 from geomodel.ui.components.basemap import LAND_FILL
 from geomodel.ui.format import format_metric, headline, kpi_label
 from geomodel.ui.paths import MAX_UPLOAD_BYTES
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
 from .conftest import REPO
 

@@ -11,7 +11,7 @@ from geomodel.batch.store import MANIFEST, PARAM, record_path, result_path, writ
 from geomodel.ui import state
 from geomodel.ui.format import HEADLINE, kpi_label
 from geomodel.ui.paths import RESULTS_ROOT_ENV
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
 from .conftest import metrics, page, run_scenario, widget
 

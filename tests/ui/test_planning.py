@@ -38,7 +38,7 @@ from geomodel.ui import state
 from geomodel.ui.components.build_map import CLOSED, GROWN
 from geomodel.ui.components.deck import RING_FILL, SITE_RADIUS, size_legend
 from geomodel.ui.format import PLANNING_HEADLINE, format_metric, headline, kpi_label
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
 from .conftest import APP, SCRIPT_TIMEOUT, page, section_errors, wait_for_run, widget
 
