@@ -75,6 +75,8 @@ TOOLS = "tools."
 
 #: query parameter that keeps the open result across a browser reload
 RUN_PARAM = "run"
+#: query parameter (and key) of the Results page's open view (its tab)
+VIEW_PARAM = "view"
 #: query parameters of the scenario page: bundled file, variants, --set overrides
 SCENARIO_PARAM, VARIANT_PARAM, SET_PARAM = "scenario", "variant", "set"
 #: query parameters of an uploaded scenario and of an uploaded job table's workspace

@@ -117,3 +117,11 @@ def table_with(at: AppTest, heading: str):
 def number(text: str) -> float:
     """A number as a table shows it (grouped: ``1,432.2``)."""
     return float(str(text).replace(",", ""))
+
+
+def open_view(at: AppTest, name: str) -> AppTest:
+    """Open one of the Results page's tabs (only the open one runs) and run the page."""
+    from geomodel.ui import state
+
+    at.session_state[state.VIEW_PARAM] = name
+    return at.run()

@@ -19,6 +19,10 @@ figures come from the catalogue (an input of the model, not an output):
   envelope binds every hour; one more MW there moves 1 MWh an hour of work from the
   dear site: 100 USD/MWh x 4 h = 400 USD per MW (its shadow price).
 * ``typical-small.yaml``: the quickstart over 4 days as 2 typical days of 4 segments.
+* ``atlantic-small.yaml``: four sites on two continents (its map is two panels), jobs
+  whose data lies at the dearer site of each continent and moves to the cheaper one
+  (Frankfurt 130 to Lulea 30, Ashburn 100 to Dallas 80 USD/MWh: 4.24 and 0.85 USD saved
+  for 0.2 USD of transfer each).
 """
 
 from __future__ import annotations
@@ -36,9 +40,11 @@ CHEAP, DEAR = 30.0, 130.0  #: USD/MWh
 TRANSFER_USD_PER_GB = 0.02
 
 
-def site(price: float, lon: float, envelope_mw: float = 50.0, systems: int = 10) -> dict:
+def site(
+    price: float, lon: float, envelope_mw: float = 50.0, systems: int = 10, lat: float = 40.0
+) -> dict:
     return {
-        "lat": 40.0,
+        "lat": lat,
         "lon": lon,
         "power_envelope": f"{envelope_mw} MW",
         "pue": PUE,
@@ -95,6 +101,24 @@ def write(folder: Path) -> Path:
         "envelope-small", tight, 4, job_tables={"flex": {"file": "envelope-jobs.csv", "system": H100}}
     )
     (folder / "envelope-small.yaml").write_text(yaml.safe_dump(envelope, sort_keys=False))
+    atlantic = {
+        "dallas": site(80.0, -96.8, lat=32.8),
+        "ashburn": site(100.0, -77.5, lat=39.0),
+        "frankfurt": site(DEAR, 8.7, lat=50.1),
+        "lulea": site(CHEAP, 22.2, lat=65.6),
+    }
+    (folder / "atlantic-jobs.csv").write_text(
+        "name,gpu_hours,chips,origin,data_gb\n"
+        "rhine,40,8,frankfurt,10\nmain,40,8,frankfurt,10\npotomac,40,8,ashburn,10\n"
+    )
+    across = _scenario(
+        "atlantic-small",
+        atlantic,
+        8,
+        job_tables={"trace": {"file": "atlantic-jobs.csv", "system": H100, "slack": "0 h"}},
+        data_movement={"price": f"{TRANSFER_USD_PER_GB} USD/GB"},
+    )
+    (folder / "atlantic-small.yaml").write_text(yaml.safe_dump(across, sort_keys=False))
     quick = (REPO / "scenarios" / "quickstart.yaml").read_text()
     quick = quick.replace("name: quickstart", "name: typical-small").replace(
         "  hours: 48\n", "  hours: 96\n  aggregation: {typical_days: 2, segments: 4}\n"

@@ -16,6 +16,7 @@ from .conftest import (
     RUN_TIMEOUT,
     metrics,
     number,
+    open_view,
     page,
     run_button,
     run_scenario,
@@ -60,12 +61,16 @@ def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     for name in HEADLINE:
         assert shown[kpi_label(name)] == format_kpi(name, record["kpis"][name])
     assert [t.label for t in at.tabs] == RESULT_TABS  # one job, no job table: no Jobs tab
-    # energy: power, generation, duration; placement, latency, utilisation, links, workloads
-    assert len(at.get("plotly_chart")) == 8
-    assert len(at.get("deck_gl_json_chart")) == 1
-    downloads = [d.label for d in at.get("download_button")]
-    assert downloads[:2] == ["Results (NetCDF)", "KPI table (CSV)"]
-    assert downloads.count("CSV") == len(at.table)  # every table exportable
+    # only the open tab runs: the map first; energy: power, generation, duration curves
+    charts = {"Map": (0, 1), "Energy": (3, 0), "Placement": (1, 0), "Latency": (1, 0)}
+    charts.update({"Utilisation": (1, 0), "DCI links": (1, 0), "Per workload": (1, 0)})
+    for view, (plots, maps) in charts.items():
+        open_view(at, view)
+        assert not at.exception, view
+        assert (len(at.get("plotly_chart")), len(at.get("deck_gl_json_chart"))) == (plots, maps), view
+        downloads = [d.label for d in at.get("download_button")]
+        assert downloads[:2] == ["Results (NetCDF)", "KPI table (CSV)"]
+        assert downloads.count("CSV") == len(at.table), view  # every table exportable
     workloads = table_with(at, "Kind")
     assert workloads["Name"].tolist() == ["pretrain", "chat", "idle chips", "DCI links", "= the KPIs"]
     total = workloads.set_index("Name").loc["= the KPIs"]
@@ -77,11 +82,15 @@ def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     ):
         assert number(total[heading]) == pytest.approx(record["kpis"][name], abs=rounding)
 
-    at.selectbox(key=state.RESULT_WORKLOAD).set_value(("service", "chat")).run()
-    at.radio(key=state.RESULT_UTILISATION).set_value("power of envelope (%)").run()
-    at.selectbox(key=state.RESULT_ENERGY_SITE).set_value("ashburn").run()
+    open_view(at, "Placement").selectbox(key=state.RESULT_WORKLOAD).set_value(("service", "chat")).run()
+    open_view(at, "Utilisation").radio(key=state.RESULT_UTILISATION).set_value(
+        "power of envelope (%)"
+    ).run()
+    open_view(at, "Energy").selectbox(key=state.RESULT_ENERGY_SITE).set_value("ashburn").run()
     at.radio(key=state.RESULT_DURATION).set_value("grid").run()
-    at.radio(key=state.RESULT_LINKS).set_value("utilisation").run()
+    open_view(at, "DCI links").radio(key=state.RESULT_LINKS).set_value("utilisation").run()
+    kpis = table_with(open_view(at, "All KPIs"), "What it is").set_index("KPI")
+    assert kpis.loc["Renewables", "Units"] == "%"  # a share, as a percentage
     assert not at.exception
 
 

@@ -20,7 +20,16 @@ from geomodel.ui.sessions import SHARED_ENV
 from geomodel.ui.uploads import digest_of
 
 from . import small_scenarios as ss
-from .conftest import RUN_TIMEOUT, number, page, run_button, table_with, unescape, wait_for_run
+from .conftest import (
+    RUN_TIMEOUT,
+    number,
+    open_view,
+    page,
+    run_button,
+    table_with,
+    unescape,
+    wait_for_run,
+)
 
 pytestmark = pytest.mark.slow  # real solves in solver processes: about a minute in all
 
@@ -84,6 +93,7 @@ def until(at, done, timeout: float = RUN_TIMEOUT):
 def test_a_trace_is_followed_job_by_job_and_against_a_local_only_run(session):
     at = solved(session(), "trace-small.yaml")
     assert [t.label for t in at.tabs][:2] == ["Map", "Jobs"]
+    open_view(at, "Jobs")
     summary = table_with(at, "What it means").set_index("Outcome")
     assert summary.loc["moved, on arrival", "Jobs"] == "1"
     assert summary.loc["at origin, on arrival", "Jobs"] == "3"
@@ -106,13 +116,13 @@ def test_a_trace_is_followed_job_by_job_and_against_a_local_only_run(session):
 
 
 def test_typical_days_are_drawn_per_day_and_on_the_map_slider(session):
-    at = solved(session(), "typical-small.yaml")
+    at = open_view(solved(session(), "typical-small.yaml"), "Energy")
     assert not at.exception
     power = at.get("plotly_chart")[0].proto.spec
     assert "like " in power and "typical days" in power and "time (UTC)" not in power
     at.radio(key=state.RESULT_ENERGY_AS).set_value("the year rebuilt").run()
     assert "rebuilt from its typical days" in at.get("plotly_chart")[0].proto.spec
-    at.radio(key=state.RESULT_MAP_WHEN).set_value("one step").run()
+    open_view(at, "Map").radio(key=state.RESULT_MAP_WHEN).set_value("one step").run()
     options = at.select_slider(key=state.RESULT_MAP_STEP).options  # as shown
     # 2 typical days of 4 segments, each named by the first day it stands for and its days
     assert len(options) == 8 and all(str(o).startswith("like ") and " day" in str(o) for o in options)
@@ -120,7 +130,7 @@ def test_typical_days_are_drawn_per_day_and_on_the_map_slider(session):
 
 
 def test_the_envelope_is_priced_by_its_duals(session):
-    at = solved(session(), "envelope-small.yaml")
+    at = open_view(solved(session(), "envelope-small.yaml"), "Shadow prices")
     prices = table_with(at, "One more MW is worth (USD over the horizon)").set_index("Site")
     assert number(prices.loc["cheap", "One more MW is worth (USD over the horizon)"]) == 400  # by hand
     assert number(prices.loc["dear", "One more MW is worth (USD over the horizon)"]) == 0

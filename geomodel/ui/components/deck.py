@@ -31,7 +31,7 @@ LINK_COLOUR_BY = {"latency": "one-way latency", "technology": "link technology"}
 
 #: the map's height, and its width at a 1280 px window: the scenario page's right column
 #: and the results page's full width (a wider map only has more room to spare)
-HEIGHT, NARROW, WIDE = 460, 440, 760
+HEIGHT, NARROW, WIDE = 460, 460, 820
 
 #: grid carbon (kgCO2e/MWh) at the clean and the dirty end of the colour scale
 CARBON_RANGE = (0.0, 800.0)

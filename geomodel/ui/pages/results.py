@@ -156,8 +156,13 @@ def tab_names(result) -> list[str]:
 
 
 def _tabs(folder: str, record: dict, result) -> None:
+    """The views as tabs; only the open one runs (its name is in the page's address, so a
+    reload or a link opens the same view)."""
     names = tab_names(result)
-    tabs = dict(zip(names, st.tabs(names), strict=True))
+    wanted = st.query_params.get(state.VIEW_PARAM)
+    if wanted is not None and wanted not in names:
+        del st.query_params[state.VIEW_PARAM]  # a view this run has not (another run's)
+    tabs = dict(zip(names, st.tabs(names, key=state.VIEW_PARAM, bind="query-params"), strict=True))
     scenario_hash = record["hash"]
     views = {
         BUILD_TAB: lambda: show_plan(folder, scenario_hash),
@@ -175,8 +180,9 @@ def _tabs(folder: str, record: dict, result) -> None:
         ),
     }
     for name, tab in tabs.items():
-        with tab:
-            st.fragment(views[name])()
+        if tab.open:
+            with tab:
+                st.fragment(views[name])()
 
 
 def _sites(folder: str, scenario_hash: str) -> list[str]:
