@@ -30,6 +30,12 @@ def _result(folder: str, scenario_hash: str):
     return loaders.result(folder, scenario_hash)
 
 
+def _both(folder: str, scenario_hash: str) -> tuple:
+    """The run's results and inputs Datasets."""
+    result = loaders.result(folder, scenario_hash)
+    return result.dataset, result.inputs
+
+
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
 def steps(folder: str, scenario_hash: str) -> Timeline:
     return timeline(_result(folder, scenario_hash).inputs)
@@ -45,8 +51,7 @@ def power(folder: str, scenario_hash: str, site: str, year: bool = False) -> go.
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
 def balance(folder: str, scenario_hash: str) -> pd.DataFrame:
-    result = _result(folder, scenario_hash)
-    return energy.energy_balance(result.dataset, result.inputs)
+    return energy.energy_balance(*_both(folder, scenario_hash))
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
@@ -58,8 +63,7 @@ def generation(folder: str, scenario_hash: str) -> go.Figure:
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
 def curtailment(folder: str, scenario_hash: str) -> pd.DataFrame:
-    result = _result(folder, scenario_hash)
-    return energy.curtailment_table(result.dataset, result.inputs)
+    return energy.curtailment_table(*_both(folder, scenario_hash))
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
@@ -77,14 +81,12 @@ def placement(folder: str, scenario_hash: str, kind: str, name: str) -> go.Figur
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
 def latency(folder: str, scenario_hash: str) -> go.Figure:
-    result = _result(folder, scenario_hash)
-    return charts.latency_distribution(result.dataset, result.inputs)
+    return charts.latency_distribution(*_both(folder, scenario_hash))
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
 def utilisation(folder: str, scenario_hash: str, measure: str) -> go.Figure:
-    result = _result(folder, scenario_hash)
-    return charts.utilisation(result.dataset, result.inputs, steps(folder, scenario_hash), measure)
+    return charts.utilisation(*_both(folder, scenario_hash), steps(folder, scenario_hash), measure)
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
@@ -154,8 +156,7 @@ def builds(folder: str, scenario_hash: str) -> tuple[pd.DataFrame, pd.DataFrame]
 
 @st.cache_data(max_entries=ENTRIES, show_spinner="Following every job…")
 def jobs(folder: str, scenario_hash: str) -> pd.DataFrame:
-    result = _result(folder, scenario_hash)
-    return trace.job_outcomes(result.dataset, result.inputs)
+    return trace.job_outcomes(*_both(folder, scenario_hash))
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)

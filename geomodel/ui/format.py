@@ -12,9 +12,8 @@ MISSING = "-"
 #: a table column of identifiers (sites, sources, systems) shown as words (``human``)
 NAME = "name"
 
-#: every KPI's name as a planner reads it (units are added from the KPI's own); the
-#: ones shown as metrics first
-KPI_NAMES: dict[str, str] = {
+#: KPIs shown as metrics at the top of a result, with a short label
+HEADLINE: dict[str, str] = {
     "energy_mwh": "Energy",
     "cost_usd": "Energy cost",
     "emissions_tco2": "Emissions",
@@ -23,6 +22,10 @@ KPI_NAMES: dict[str, str] = {
     "unserved_fraction": "Unserved",
     "renewable_share": "Renewables",
     "objective": "Objective",
+}
+#: every KPI's name as a planner reads it (units are added from the KPI's own)
+KPI_NAMES: dict[str, str] = {
+    **HEADLINE,
     "negative_price_earnings_usd": "Earned at negative prices",
     "capex_usd_per_year": "Capex a year",
     "fixed_om_usd_per_year": "Fixed O&M a year",
@@ -49,20 +52,6 @@ KPI_NAMES: dict[str, str] = {
     "mip_gap": "MIP gap",
     "build_seconds": "Model build time",
     "solve_seconds": "Solve time",
-}
-#: KPIs shown as metrics at the top of a result
-HEADLINE: dict[str, str] = {
-    name: KPI_NAMES[name]
-    for name in (
-        "energy_mwh",
-        "cost_usd",
-        "emissions_tco2",
-        "latency_ms_mean",
-        "latency_ms_p95",
-        "unserved_fraction",
-        "renewable_share",
-        "objective",
-    )
 }
 #: KPIs shown first for a plan (a run with build options), with their whole label (units
 #: included: a metric beside the knobs holds about 17 characters): what the plan costs a

@@ -208,6 +208,8 @@ class Runner:
                     self._processes.remove(process)
                 process.process.join(timeout=5)
                 self._finish(scenario_hash, "cancelled" if run.cancelled else "failed", DIED)
+                if not self._processes and not self._closed:  # a warm one for the next run
+                    self._processes.append(_SolverProcess())
             else:
                 process.busy = None
                 self._finish(scenario_hash, "done" if outcome == "done" else "failed", error)

@@ -108,10 +108,11 @@ def run_scenario(at: AppTest, hours: int | None = None, carbon_price: float | No
 
 
 def table_with(at: AppTest, heading: str):
-    """The one table on the page with a column of this heading (as shown: text cells)."""
+    """The one table on the page with a column of this heading, its cells as read (the
+    page gets them Markdown-escaped)."""
     found = [t.value for t in at.table if heading in t.value.columns]
     assert len(found) == 1, f"{heading!r} in {[list(t.value.columns) for t in at.table]}"
-    return found[0]
+    return found[0].map(lambda v: unescape(v) if isinstance(v, str) else v)
 
 
 def number(text: str) -> float:

@@ -77,20 +77,26 @@ TRACE_JOBS = (
 )
 
 
+def _trace(folder: Path, name: str, sites: dict, jobs: str) -> None:
+    """An 8-hour scenario of ``sites`` whose jobs (a CSV) run at their arrival (slack 0)."""
+    (folder / f"{name}-jobs.csv").write_text(jobs)
+    table = {"file": f"{name}-jobs.csv", "system": H100, "slack": "0 h"}
+    data = _scenario(
+        name,
+        sites,
+        8,
+        job_tables={"trace": table},
+        data_movement={"price": f"{TRANSFER_USD_PER_GB} USD/GB"},
+    )
+    (folder / f"{name}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+
+
 def write(folder: Path) -> Path:
     """The small scenarios (and the bundled quickstart they build on) in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "scenarios" / "quickstart.yaml", folder / "quickstart.yaml")
     two = {"cheap": site(CHEAP, -100.0), "dear": site(DEAR, -99.0)}
-    (folder / "trace-jobs.csv").write_text(TRACE_JOBS)
-    trace = _scenario(
-        "trace-small",
-        two,
-        8,
-        job_tables={"trace": {"file": "trace-jobs.csv", "system": H100, "slack": "0 h"}},
-        data_movement={"price": f"{TRANSFER_USD_PER_GB} USD/GB"},
-    )
-    (folder / "trace-small.yaml").write_text(yaml.safe_dump(trace, sort_keys=False))
+    _trace(folder, "trace-small", two, TRACE_JOBS)
     jobs = "name,gpu_hours,chips\n" + "".join(f"j{k:02d},80,80\n" for k in range(1, 31))
     (folder / "envelope-jobs.csv").write_text(jobs)
     tight = {
@@ -107,18 +113,8 @@ def write(folder: Path) -> Path:
         "frankfurt": site(DEAR, 8.7, lat=50.1),
         "lulea": site(CHEAP, 22.2, lat=65.6),
     }
-    (folder / "atlantic-jobs.csv").write_text(
-        "name,gpu_hours,chips,origin,data_gb\n"
-        "rhine,40,8,frankfurt,10\nmain,40,8,frankfurt,10\npotomac,40,8,ashburn,10\n"
-    )
-    across = _scenario(
-        "atlantic-small",
-        atlantic,
-        8,
-        job_tables={"trace": {"file": "atlantic-jobs.csv", "system": H100, "slack": "0 h"}},
-        data_movement={"price": f"{TRANSFER_USD_PER_GB} USD/GB"},
-    )
-    (folder / "atlantic-small.yaml").write_text(yaml.safe_dump(across, sort_keys=False))
+    rows = "rhine,40,8,frankfurt,10\nmain,40,8,frankfurt,10\npotomac,40,8,ashburn,10\n"
+    _trace(folder, "atlantic-small", atlantic, "name,gpu_hours,chips,origin,data_gb\n" + rows)
     quick = (REPO / "scenarios" / "quickstart.yaml").read_text()
     quick = quick.replace("name: quickstart", "name: typical-small").replace(
         "  hours: 48\n", "  hours: 96\n  aggregation: {typical_days: 2, segments: 4}\n"

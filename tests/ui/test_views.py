@@ -16,6 +16,7 @@ import xarray as xr
 from geomodel.api import solve
 from geomodel.results.planning import BuildRow
 from geomodel.scenario import load_scenario
+from geomodel.ui import format as fmt
 from geomodel.ui import knobs, solution
 from geomodel.ui.components import energy
 from geomodel.ui.components.charts import AXIS_FORMAT
@@ -23,14 +24,6 @@ from geomodel.ui.components.deck import map_panels
 from geomodel.ui.components.jobs import job_outcomes, matching, outcome_summary
 from geomodel.ui.components.map_view import Label, View, place_labels
 from geomodel.ui.components.tables import shown_frame
-from geomodel.ui.format import (
-    compact_number,
-    denoised,
-    fixed,
-    format_metric,
-    format_number,
-    unsigned_zero,
-)
 from geomodel.ui.local_only import local_only_recipe, savings
 from geomodel.ui.paths import scenarios_dir
 from geomodel.ui.recipe import Recipe, load_recipe
@@ -180,13 +173,17 @@ def test_calendar_steps_stay_on_the_calendar():
 
 def test_round_off_is_drawn_as_zero_and_never_as_minus_zero():
     # -5.7e-14 MW (plan-100k-gpu's grid import) read "-20f" on a default plotly axis
-    assert denoised(np.array([-5.7e-14, 3.0e-15, 100.0])).tolist() == [0.0, 0.0, 100.0]
-    assert fixed(-0.004, 2) == "0.00" and unsigned_zero("-0") == "0" and format_number(-0.0) == "0"
-    assert format_number(-0.0004) == "-4.00e-04"  # a real small negative keeps its sign
+    assert fmt.denoised(np.array([-5.7e-14, 3.0e-15, 100.0])).tolist() == [0.0, 0.0, 100.0]
+    assert (
+        fmt.fixed(-0.004, 2) == "0.00"
+        and fmt.unsigned_zero("-0") == "0"
+        and fmt.format_number(-0.0) == "0"
+    )
+    assert fmt.format_number(-0.0004) == "-4.00e-04"  # a real small negative keeps its sign
     assert AXIS_FORMAT == ",~r"  # d3: decimal, grouped, no SI prefix (f, p, n, µ) and no "-0"
     assert (
-        compact_number(1.0895e9) == "1.09 bn"
-        and format_metric("total_cost_usd_per_year", 1.0895e9) == "1.09 bn"
+        fmt.compact_number(1.0895e9) == "1.09 bn"
+        and fmt.format_metric("total_cost_usd_per_year", 1.0895e9) == "1.09 bn"
     )
 
 
@@ -334,4 +331,4 @@ def test_sites_on_two_continents_are_two_panels_at_one_scale():
 def test_tables_show_words_and_units():
     frame = pd.DataFrame({"site": ["council_bluffs"], "share": [0.5], "gap": [np.nan]})
     shown = shown_frame(frame, {"site": ("Site", "name"), "share": ("Share (%)", 1), "gap": ("Gap", 2)})
-    assert shown.iloc[0].tolist() == ["council bluffs", "0.5", "-"]
+    assert shown.iloc[0].tolist() == ["council bluffs", "0.5", "\\-"]  # a lone "-" is a list item

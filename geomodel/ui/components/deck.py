@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,6 +22,7 @@ from pydeck.bindings.json_tools import default_serialize
 
 from geomodel.ui.components import legend as key
 from geomodel.ui.components.basemap import CREDIT, SEA_STYLE, base_layers
+from geomodel.ui.components.map_marks import icon_layer, line_icon
 from geomodel.ui.components.map_view import Label, Placement, View, fit_and_place, panel_widths, split
 from geomodel.ui.format import format_number, human
 
@@ -213,25 +213,6 @@ def labelled(
     return view, labels, placements, colours
 
 
-def _line_icon(length: float) -> dict:
-    """A leader line as an icon: ``length`` pixels long, 1.5 px thick, anchored at its start
-    (an icon keeps its pixel size at every zoom, as the label's offset does)."""
-    width = max(round(length), 1)
-    svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="4">'
-        f'<rect x="0" y="1.25" width="{width}" height="1.5" fill="white"/></svg>'
-    )
-    return {
-        "url": "data:image/svg+xml;charset=utf-8," + urllib.parse.quote(svg),
-        "width": width,
-        "height": 4,
-        "anchorX": 0,
-        "anchorY": 2,
-        "mask": True,
-        "id": f"leader-{width}",
-    }
-
-
 def leader_layer(labels: list[Label], placements: list[Placement]) -> pdk.Layer:
     """A thin line from each marker to its label where the label had to move away."""
     rows = []
@@ -243,22 +224,14 @@ def leader_layer(labels: list[Label], placements: list[Placement]) -> pdk.Layer:
                 {
                     "lon": label.lon,
                     "lat": label.lat,
-                    "icon": _line_icon(length),
+                    "icon": line_icon(length),
                     "angle": angle,
                     "offset": [start * math.cos(turn), -start * math.sin(turn)],
                 }
             )
-    return pdk.Layer(
-        "IconLayer",
-        data=pd.DataFrame(rows, columns=["lon", "lat", "icon", "angle", "offset"]),
-        id="leaders",
-        get_position=["lon", "lat"],
-        get_icon="icon",
-        get_size=4,
-        size_units="'pixels'",
-        get_angle="angle",
-        get_pixel_offset="offset",
-        get_color=[60, 60, 60, 220],
+    frame = pd.DataFrame(rows, columns=["lon", "lat", "icon", "angle", "offset"])
+    return icon_layer(
+        frame, "leaders", 4, get_angle="angle", get_pixel_offset="offset", get_color=[60, 60, 60, 220]
     )
 
 

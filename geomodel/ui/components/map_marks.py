@@ -55,8 +55,34 @@ def moved_frame(results: xr.Dataset, inputs: xr.Dataset) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
+def icon_layer(data: pd.DataFrame, layer_id: str, size, **options) -> pdk.Layer:
+    """Icons (each row's ``icon``) at each row's lon/lat, ``size`` pixels high."""
+    return pdk.Layer(
+        "IconLayer",
+        data=data,
+        id=layer_id,
+        get_position=["lon", "lat"],
+        get_icon="icon",
+        get_size=size,
+        size_units="'pixels'",
+        **options,
+    )
+
+
 def _svg_url(svg: str) -> str:
     return "data:image/svg+xml;charset=utf-8," + urllib.parse.quote(svg)
+
+
+def line_icon(length: float) -> dict:
+    """A leader line as an icon: ``length`` pixels long, 1.5 px thick, anchored at its start
+    (an icon keeps its pixel size at every zoom, as a label's offset does)."""
+    width = max(round(length), 1)
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="4">'
+        f'<rect x="0" y="1.25" width="{width}" height="1.5" fill="white"/></svg>'
+    )
+    return {"url": _svg_url(svg), "width": width, "height": 4, "anchorX": 0, "anchorY": 2,
+            "mask": True, "id": f"leader-{width}"}  # fmt: skip
 
 
 def _arrowhead(size: int = 12) -> dict:
@@ -125,17 +151,8 @@ def moved_layers(moved: pd.DataFrame, where: pd.DataFrame, radius_of: dict[str, 
             width_units="'pixels'",
             pickable=True,
         ),
-        pdk.Layer(
-            "IconLayer",
-            data=frame,
-            id="moved-heads",
-            get_position=["lon", "lat"],
-            get_icon="icon",
-            get_size=12,
-            size_units="'pixels'",
-            get_angle="angle",
-            get_pixel_offset="offset",
-            get_color=colour,
+        icon_layer(
+            frame, "moved-heads", 12, get_angle="angle", get_pixel_offset="offset", get_color=colour
         ),
     ]
 
@@ -173,14 +190,5 @@ def pie_icon(parts: list[tuple[str, float]], radius: float) -> dict:
 
 
 def mix_layer(sites: pd.DataFrame) -> pdk.Layer:
-    """Each site's technology mix as a pie (``pie`` and ``pie_size`` columns)."""
-    return pdk.Layer(
-        "IconLayer",
-        data=sites,
-        id="mix",
-        get_position=["lon", "lat"],
-        get_icon="pie",
-        get_size="pie_size",
-        size_units="'pixels'",
-        pickable=True,
-    )
+    """Each site's technology mix as a pie (``icon`` and ``pie_size`` columns)."""
+    return icon_layer(sites, "mix", "pie_size", pickable=True)

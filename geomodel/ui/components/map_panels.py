@@ -21,3 +21,8 @@ def show_map(
         cell.pydeck_chart(drawing.deck, height=HEIGHT)
     st.html(drawing.legend)
     return drawing
+
+
+def map_option(cell, label: str, choices: dict[str, str], key: str) -> str:
+    """A row of radio buttons above a map: one of ``choices`` (key -> words)."""
+    return cell.radio(label, list(choices), format_func=choices.get, horizontal=True, key=key)

@@ -347,7 +347,7 @@ def _site_marks(results, inputs, sites: pd.DataFrame, when, show: str, most: flo
     biggest = float(sites["facility_mw"].max()) or 1.0
     sites["radius"] = [radius(v, biggest, PIE_RADIUS) for v in sites["facility_mw"]]
     sites["pie_size"] = [math.ceil(2 * r + 2) for r in sites["radius"]]
-    sites["pie"] = [
+    sites["icon"] = [
         pie_icon([(palette.get(k, "#999999"), v) for k, v in mixes[s]] or [("#dddddd", 1.0)], r)
         for s, r in zip(sites["site"], sites["radius"], strict=True)
     ]

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 import pandas as pd
 import streamlit as st
 
+from geomodel.ui.components.problems import plain
 from geomodel.ui.format import MISSING, NAME, fixed, human
 
 #: column -> (heading with units, or None to keep the column out of the table but in
@@ -26,6 +27,17 @@ PAGE_ROWS = 50
 
 
 def _text(value, decimals: int | str | None) -> str:
+    """A cell as shown, Markdown-escaped: ``st.table`` reads cells as Markdown, and a
+    cell may quote a file's own names (a job, a site)."""
+    return _markdown_safe(_shown(value, decimals))
+
+
+def _markdown_safe(text: str) -> str:
+    """Escaped as messages are (``plain``); a lone dash would be a list item."""
+    return "\\-" if text == MISSING else plain(text)
+
+
+def _shown(value, decimals: int | str | None) -> str:
     if value is None or (isinstance(value, float) and pd.isna(value)):
         return MISSING
     if decimals == NAME:
@@ -40,8 +52,8 @@ def _text(value, decimals: int | str | None) -> str:
 
 
 def shown_frame(frame: pd.DataFrame, spec: Spec) -> pd.DataFrame:
-    """The spec'd columns under their headings, every cell as the text shown (no
-    streamlit needed: tests read this)."""
+    """The spec'd columns under their headings, every cell as the text shown (Markdown-
+    escaped; no streamlit needed: tests read this)."""
     columns = {c: spec[c] for c in spec if c in frame.columns and spec[c][0] is not None}
     return pd.DataFrame(
         {

@@ -18,7 +18,7 @@ from geomodel.ui.components import charts, energy
 from geomodel.ui.components.deck import WIDE
 from geomodel.ui.components.jobs_view import has_jobs, show_jobs
 from geomodel.ui.components.kpis import kpi_frame, kpi_text_frame, show_kpis
-from geomodel.ui.components.map_panels import show_map
+from geomodel.ui.components.map_panels import map_option, show_map
 from geomodel.ui.components.plan_view import show_plan
 from geomodel.ui.components.problems import plain, show_messages
 from geomodel.ui.components.result_map import ALL, SITES_SHOW
@@ -202,13 +202,7 @@ def _result_map(folder: str, scenario_hash: str) -> None:
         format_func=lambda w: "all work" if w == ALL else f"{w[0]} {human(w[1])}",
         key=state.RESULT_MAP_WORK,
     )
-    show = middle.radio(
-        "Sites show",
-        list(SITES_SHOW),
-        format_func=SITES_SHOW.get,
-        horizontal=True,
-        key=state.RESULT_MAP_SHOW,
-    )
+    show = map_option(middle, "Sites show", SITES_SHOW, state.RESULT_MAP_SHOW)
     mode = right.radio(
         "When", ["mean over the horizon", "one step"], horizontal=True, key=state.RESULT_MAP_WHEN
     )

@@ -9,6 +9,7 @@ from geomodel.scenario import ScenarioError
 from geomodel.ui import address, knobs, loaders, scenario_views, state
 from geomodel.ui.components.deck import HEIGHT, LINK_COLOUR_BY, SIZE_BY
 from geomodel.ui.components.knob_widgets import knob_widgets, show_grouped, show_section_problems
+from geomodel.ui.components.map_panels import map_option
 from geomodel.ui.components.problems import plain, show_problems
 from geomodel.ui.components.run_panel import KPI_COLUMNS, run_panel
 from geomodel.ui.format import fit_number
@@ -275,16 +276,8 @@ def _summary(recipe: Recipe) -> None:
 def _map(recipe: Recipe) -> None:
     st.markdown("**Map**")
     left, right = st.columns(2)
-    size_by = left.radio(
-        "Size sites by", list(SIZE_BY), format_func=SIZE_BY.get, horizontal=True, key=state.MAP_SIZE
-    )
-    colour_by = right.radio(
-        "Colour links by",
-        list(LINK_COLOUR_BY),
-        format_func=LINK_COLOUR_BY.get,
-        horizontal=True,
-        key=state.MAP_LINKS,
-    )
+    size_by = map_option(left, "Size sites by", SIZE_BY, state.MAP_SIZE)
+    colour_by = map_option(right, "Colour links by", LINK_COLOUR_BY, state.MAP_LINKS)
     drawing = scenario_views.scenario_map(recipe, loaders.file_stamp(recipe), size_by, colour_by)
     st.pydeck_chart(drawing.deck, height=HEIGHT)
     st.html(drawing.legend)
