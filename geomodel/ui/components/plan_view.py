@@ -9,7 +9,7 @@ from geomodel.results.planning import build_rows
 from geomodel.ui import figures, loaders, state
 from geomodel.ui.components.build_map import SIZE_BY, build_site_frame, largest_after_building
 from geomodel.ui.components.deck import WIDE
-from geomodel.ui.components.map_panels import show_map
+from geomodel.ui.components.map_panels import map_option, show_map
 from geomodel.ui.components.plan import (
     BUILD_TABLE,
     build_comparison,
@@ -51,14 +51,12 @@ COST_NOTE = (
 )
 
 
+#: what sites may be sized by on a plan's map: key -> name in the picker
+SIZE_PICKER = {key: words for key, (_, _, words) in SIZE_BY.items()}
+
+
 def _size_by(key: str) -> str:
-    return st.radio(
-        "Size sites by",
-        list(SIZE_BY),
-        format_func=lambda k: SIZE_BY[k][2],
-        horizontal=True,
-        key=key,
-    )
+    return map_option(st, "Size sites by", SIZE_PICKER, key)
 
 
 def show_plan(folder: str, scenario_hash: str) -> None:
