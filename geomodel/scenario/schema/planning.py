@@ -15,7 +15,15 @@ from geomodel.scenario.schema.routes import Route
 from geomodel.scenario.units import Quantity
 
 #: Asset classes the core prices; power sources add their own (the cost entry's class).
-CORE_ASSET_CLASSES = ("systems", "facility", "site", "battery", "fibre", "dci_equipment")
+CORE_ASSET_CLASSES = (
+    "systems",
+    "facility",
+    "grid_connection",
+    "site",
+    "battery",
+    "fibre",
+    "dci_equipment",
+)
 
 COST_ENTRY_HELP = "cost catalogue entry to price this option (default: the entry that applies to it)"
 
@@ -211,7 +219,7 @@ class Finance(Section):
         examples=[0.05],
         json_schema_extra={"unit": "1/year"},
     )
-    lifetimes: dict[Name, Quantity("year", gt=0, le=150)] = Field(
+    lifetimes: dict[Name, Quantity("year", ge=1, le=150)] = Field(
         default_factory=dict,
         description="lifetime per asset class (systems, facility, site, battery, fibre, "
         "dci_equipment, or a cost entry's class such as solar or wind), overriding the "
