@@ -4,24 +4,28 @@ into a folder that the app reads as its bundled scenarios (``GEOMODEL_APP_SCENAR
 Every site is powered by an on-site firm source (the built-in ``nuclear``, flat at 0.9)
 with the price written here and no grid, as in tests/model/scenario_builder.py. H100
 figures come from the catalogue (an input of the model, not an output):
-0.8825 kW working extra per chip over its idle 0.3925 kW, PUE 1.2.
+idle 0.3925 kW per chip; working, 0.969 kW at training load (energy; a working extra of
+0.5765 kW) and the 1.275 kW nameplate (what the envelope counts; an extra of 0.8825 kW);
+PUE 1.2.
 
 * ``trace-small.yaml``: two sites, cheap (30 USD/MWh) and dear (130 USD/MWh), and a job
   table of four jobs, each 40 GPU-hours on 8 chips (5 h) that must run at its arrival
   (slack 0): ``far`` has its 100 GB of data at the dear site; ``home``, ``home2`` and
   ``home3`` have theirs at the cheap one and are interchangeable (one class,
-  ``home+2``). Moving ``far`` saves 40 x 0.8825 kW x 1.2 = 42.36 kWh x 100 USD/MWh =
-  4.236 USD of energy and costs 100 GB x 0.02 USD/GB = 2 USD of transfer: it moves. A
-  local-only run keeps it at the dear site: 4.236 USD more energy cost, 2 USD less
-  transfer, 2.236 USD more objective.
+  ``home+2``). Moving ``far`` saves 40 x 0.5765 kW x 1.2 = 27.672 kWh x 100 USD/MWh =
+  2.7672 USD of energy and costs 100 GB x 0.02 USD/GB = 2 USD of transfer: it moves. A
+  local-only run keeps it at the dear site: 2.7672 USD more energy cost, 2 USD less
+  transfer, 0.7672 USD more objective.
 * ``envelope-small.yaml``: the same two sites for 4 h, the cheap one within 0.6 MW, and
   30 jobs of 80 GPU-hours on 80 chips (1 h each, any time, anywhere). The cheap site's
-  envelope binds every hour; one more MW there moves 1 MWh an hour of work from the
-  dear site: 100 USD/MWh x 4 h = 400 USD per MW (its shadow price).
+  envelope binds every hour; one more MW there admits 1 / (0.8825 x 1.2) MW of working
+  chips at nameplate, whose energy at training load is 0.5765 / 0.8825 MWh an hour moved
+  from the dear site: 100 USD/MWh x 4 h x 0.5765 / 0.8825 = 261.30 USD per MW (its
+  shadow price).
 * ``typical-small.yaml``: the quickstart over 4 days as 2 typical days of 4 segments.
 * ``atlantic-small.yaml``: four sites on two continents (its map is two panels), jobs
   whose data lies at the dearer site of each continent and moves to the cheaper one
-  (Frankfurt 130 to Lulea 30, Ashburn 100 to Dallas 80 USD/MWh: 4.24 and 0.85 USD saved
+  (Frankfurt 130 to Lulea 30, Ashburn 100 to Dallas 80 USD/MWh: 2.77 and 0.55 USD saved
   for 0.2 USD of transfer each).
 """
 

@@ -13,7 +13,7 @@ from geomodel.ui.format import HEADLINE, kpi_label
 from geomodel.ui.paths import RESULTS_ROOT_ENV
 from geomodel.ui.run_store import RunStore
 
-from .conftest import metrics, page, run_scenario, table_with, widget
+from .conftest import metrics, page, run_scenario, table_with, unescape, widget
 
 
 def _two_runs(app):
@@ -82,7 +82,7 @@ def test_a_batch_folder_as_table_scatter_and_pareto_front(app, app_cache, tmp_pa
     at.text_input(key=state.BATCH_DIR).input(str(outdir)).run()
     assert not at.exception
     table = at.table[-2].value
-    assert table["Case"].tolist() == ["carbon_price=0", "carbon_price=50"]
+    assert [unescape(c) for c in table["Case"]] == ["carbon_price=0", "carbon_price=50"]
     at.selectbox(key=state.BATCH_X).set_value("cost_usd").run()
     at.selectbox(key=state.BATCH_Y).set_value("emissions_tco2").run()
     assert widget(at.selectbox, "Colour by").value == f"{PARAM}objective.carbon_price"
@@ -120,7 +120,7 @@ def test_plugins_page(app):
     plugins = at.table[0].value
     builtins = {"hardware", "dci", "grid", "solar", "wind", "firm", "battery"}
     assert builtins <= set(plugins["Plugin"])
-    hardware = plugins.set_index("Plugin").loc["hardware", "Hardware systems"]
+    hardware = plugins.map(unescape).set_index("Plugin").loc["hardware", "Hardware systems"]
     assert "gb200_nvl72" in hardware
     if at.success:  # other tests may install a broken plugin for a while
         assert at.success[0].value == "No plugin failed to load."
@@ -128,5 +128,5 @@ def test_plugins_page(app):
         assert "plugin problem" in at.error[0].value
         assert {"Name", "Distribution", "Stage", "Reason"} <= set(at.table[1].value.columns)
     assert len(at.tabs) == 5  # hardware, links, power sources, build costs, weather points
-    weather = plugins.set_index("Plugin").loc["weather", "Weather points"]
+    weather = plugins.map(unescape).set_index("Plugin").loc["weather", "Weather points"]
     assert "weather_de_lu" in weather

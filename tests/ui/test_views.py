@@ -204,14 +204,16 @@ def test_a_share_is_a_percentage_in_every_table():
 
 @pytest.fixture(scope="module")
 def h100(catalog):
-    """The H100 server's power per chip (kW), idle and working extra: catalogue inputs."""
+    """The H100 server's power per chip (kW), catalogue inputs: idle, the working extra at
+    training load (energy: 0.969 - 0.3925 = 0.5765) and at nameplate (the envelope:
+    1.275 - 0.3925 = 0.8825)."""
     spec = catalog.hardware_system(ss.H100)
     idle = spec.idle_power_kw_per_chip
-    return idle, spec.active_power_kw_per_chip - idle
+    return idle, spec.training_power_kw_per_chip - idle, spec.active_power_kw_per_chip - idle
 
 
 def test_the_energy_balance_closes_and_capacity_factors_are_by_hand(solved, h100):
-    idle_kw, extra_kw = h100
+    idle_kw, extra_kw, _ = h100
     result = solved("trace-small.yaml")
     data, inputs = result.dataset, result.inputs
     balance = energy.energy_balance(data, inputs).set_index("site")
@@ -221,7 +223,7 @@ def test_the_energy_balance_closes_and_capacity_factors_are_by_hand(solved, h100
         assert row["nuclear_mwh"] == pytest.approx(row["facility_mwh"], rel=1e-9)
         assert row["grid_mwh"] == 0.0
     # 80 chips idle (0.3925 kW each) x PUE 1.2 for 8 h at each site, and at the cheap one
-    # the working extra (0.8825 kW) of all four jobs' 40 chip-hours (far moved there)
+    # the working extra at training load (0.5765 kW) of all four jobs' 40 chip-hours (far moved there)
     idle = 80 * idle_kw * ss.PUE * 8
     assert balance.loc["dear", "facility_mwh"] == pytest.approx(idle / 1000, rel=1e-9)
     working = 4 * 40 * extra_kw * ss.PUE
@@ -277,7 +279,7 @@ def test_jobs_by_outcome_and_the_savings_of_moving_them(solved, h100):
     assert local.overrides == {"job_tables.trace.stay_at_origin": True, "job_tables.trace.slack": 0.0}
     pinned = solved("trace-small.yaml", **local.overrides)
     saved = savings(result.kpis, pinned.kpis).set_index("kpi")["saved"]
-    working_kwh = 40 * h100[1] * ss.PUE  # far's working extra: 42.36 kWh
+    working_kwh = 40 * h100[1] * ss.PUE  # far's working extra: 27.672 kWh
     assert saved["cost_usd"] == pytest.approx(working_kwh / 1000 * (ss.DEAR - ss.CHEAP), rel=1e-6)
     assert saved["transfer_cost_usd"] == pytest.approx(-2.0)
     assert saved["objective"] == pytest.approx(working_kwh / 1000 * 100 - 2.0, rel=1e-6)
@@ -286,13 +288,19 @@ def test_jobs_by_outcome_and_the_savings_of_moving_them(solved, h100):
 # ---- shadow prices ----
 
 
-def test_the_envelope_shadow_price_is_what_one_more_mw_saves(solved):
+def test_the_envelope_shadow_price_is_what_one_more_mw_saves(solved, h100):
     result = solved("envelope-small.yaml")
     price = result.dataset["envelope_shadow_price_usd_per_mw"].to_series()
-    assert price["cheap"] == pytest.approx((ss.DEAR - ss.CHEAP) * 4, rel=1e-6)  # 400 USD/MW, by hand
+    # by hand: one more MW admits 1000 / (0.8825 x 1.2) more working chips an hour at the
+    # cheap site (the envelope counts nameplate), each saving 0.5765 x 1.2 kWh x 100 USD/MWh
+    # (energy counts training load): 100 x 4 h x 0.5765 / 0.8825 = 261.30 USD/MW
+    _, training_extra_kw, nameplate_extra_kw = h100
+    by_hand = (ss.DEAR - ss.CHEAP) * 4 * training_extra_kw / nameplate_extra_kw
+    assert by_hand == pytest.approx(261.30, abs=0.01)
+    assert price["cheap"] == pytest.approx(by_hand, rel=1e-6)
     assert price["dear"] == pytest.approx(0.0, abs=1e-6)  # never binds
     looser = solved("envelope-small.yaml", **{"sites.cheap.power_envelope": 0.61})
-    assert result.kpis["objective"] - looser.kpis["objective"] == pytest.approx(0.01 * 400, rel=1e-6)
+    assert result.kpis["objective"] - looser.kpis["objective"] == pytest.approx(0.01 * by_hand, rel=1e-6)
     assert result.dataset.attrs["shadow_price_basis"] == "LP duals"
 
 
