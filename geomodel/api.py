@@ -42,6 +42,7 @@ from geomodel.results.extract import extract_results
 from geomodel.results.kpis import compute_kpis
 from geomodel.results.relaxation import relaxation_kpis
 from geomodel.results.result import Result, attach_kpis
+from geomodel.results.shadow_prices import add_shadow_prices
 from geomodel.scenario import Scenario, load_scenario
 from geomodel.solver.explain import PROVEN_BEFORE_SOLVING, explain_infeasible
 from geomodel.solver.highs import HighsSession, SolveOutcome, SolverSettings
@@ -136,6 +137,7 @@ def solve_inputs(
     model, messages, build_seconds = _build(inputs, host, epsilon, minimise, allow_broken_extensions)
     report("solve")
     relaxation = None
+    session = None
     try:
         session = HighsSession(model, settings)
         outcome, relaxation = solve_participation(session, model, participation(inputs))
@@ -147,7 +149,8 @@ def solve_inputs(
         names = re.findall(r"'([^']+)'", str(error))
         outcome = SolveOutcome("infeasible", str(error), iis_constraints=names)
     report("results")
-    return _result(model, inputs, outcome, build_seconds, messages, findings, host, relaxation)
+    weighted = session if minimise == "weighted" else None
+    return _result(model, inputs, outcome, build_seconds, messages, findings, host, relaxation, weighted)
 
 
 def solve_epsilon_points(
@@ -294,9 +297,11 @@ def _result(
     findings: list[Finding],
     host: PluginHost | None,
     relaxation: Relaxation | None = None,
+    session: HighsSession | None = None,
 ) -> Result:
     """The Result of a solve; ``model`` is None when the aggregate checks proved the
-    scenario infeasible before anything was built."""
+    scenario infeasible before anything was built. With the ``session`` of a weighted
+    solve, the envelope's shadow prices join the results (``results.shadow_prices``)."""
     kpis: dict[str, Any] = {
         "solver_status": outcome.status,
         "mip_gap": outcome.mip_gap if outcome.mip_gap is not None else float("nan"),
@@ -305,6 +310,8 @@ def _result(
     }
     if outcome.has_solution:
         dataset = extract_results(model)
+        if session is not None:
+            add_shadow_prices(dataset, model, session)
         kpis.update(compute_kpis(dataset, inputs, model.weight_hours))
         extension_kpis, notes = add_extension_results(model, inputs, dataset, host)
         kpis.update(extension_kpis)

@@ -219,6 +219,9 @@ class HighsSession:
             if suffix.import_enabled()
             and (suffix.local_name == "dual" or suffix.local_name.endswith("_dual"))
         ]
+        #: the row duals of the last solve (objective units per row unit), None without
+        #: them: a MIP has none until :meth:`fixed_integer_duals`
+        self.row_duals: np.ndarray | None = None
 
     def _use(self, method: str) -> None:
         for name, value in METHOD_OPTIONS.get(method, {}).items():
@@ -267,10 +270,13 @@ class HighsSession:
             method=self.method,
         )
         self._pending_seconds = 0.0
+        self.row_duals = None
         if has_solution:
             solution = highs.getSolution()
             for var, value in zip(form.columns, solution.col_value, strict=True):
                 var.set_value(value, skip_validation=True)
+            if not form.is_mip and info.dual_solution_status == 2:  # kSolutionStatusFeasible
+                self.row_duals = np.asarray(solution.row_dual, dtype=float)
             if self.duals and not form.is_mip:
                 self._load_duals(solution.row_dual)
         if self.method.startswith("ipm"):  # an interior point cannot start warm; simplex can
@@ -288,6 +294,42 @@ class HighsSession:
         for suffix in self.duals:
             suffix.clear()
             suffix.update(duals)
+
+    def fixed_integer_duals(self) -> None:
+        """After a MIP with a solution: the row duals of the LP with every integer column
+        fixed at its value (what a marginal MW is worth with the MIP's whole decisions held),
+        into :attr:`row_duals`; HiGHS is left with the MIP as it was."""
+        if not self.form.is_mip or self.row_duals is not None:
+            return
+        highs = self.highs
+        columns = self.form.columns
+        integer = np.array([i for i, v in enumerate(columns) if v.is_integer()], dtype=np.int32)
+        values = np.round(np.asarray(highs.getSolution().col_value, dtype=float)[integer])
+        lp = highs.getLp()
+        lower, upper = np.asarray(lp.col_lower_)[integer], np.asarray(lp.col_upper_)[integer]
+        count = len(integer)
+        continuous = [highspy.HighsVarType.kContinuous] * count
+        highs.changeColsIntegrality(count, integer, np.array(continuous))
+        highs.changeColsBounds(count, integer, values, values)
+        highs.run()
+        if highs.getInfo().dual_solution_status == 2:
+            self.row_duals = np.asarray(highs.getSolution().row_dual, dtype=float)
+        highs.changeColsBounds(count, integer, lower, upper)
+        integral = [highspy.HighsVarType.kInteger] * count
+        highs.changeColsIntegrality(count, integer, np.array(integral))
+
+    def duals_of(self, constraint) -> dict:
+        """Index -> row dual of each row of an indexed Pyomo constraint (empty without duals)."""
+        if self.row_duals is None:
+            return {}
+        if not self._row_of:
+            self._row_of = {id(entry.constraint): i for i, entry in enumerate(self.form.rows)}
+        found = {}
+        for index, data in constraint.items():
+            row = self._row_of.get(id(data))
+            if row is not None:  # a row the compiler dropped (no variables) has no dual
+                found[index] = float(self.row_duals[row])
+        return found
 
     def find_iis(self, outcome: SolveOutcome) -> None:
         """After an infeasible :meth:`run`: the constraints of an irreducible infeasible
