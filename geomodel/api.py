@@ -141,6 +141,8 @@ def solve_inputs(
     try:
         session = HighsSession(model, settings)
         outcome, relaxation = solve_participation(session, model, participation(inputs))
+        if session.duals and outcome.has_solution:
+            session.fixed_integer_duals()  # an extension's shadow prices after a MIP
         if minimise != "weighted" and outcome.has_solution:
             outcome = cheapest_at_term_minimum(model, settings, outcome)
         elif outcome.status == "infeasible" and not proves_infeasible(findings, with_supply=True):
@@ -194,6 +196,8 @@ def solve_epsilon_points(
             set_epsilon_bound(model, term, bound, session)
         report("solve")
         outcome, relaxation = solve_participation(session, model, participation(inputs))
+        if session.duals and outcome.has_solution:
+            session.fixed_integer_duals()  # an extension's shadow prices after a MIP
         if outcome.status == "infeasible":
             session.find_iis(outcome)
         report("results")

@@ -298,7 +298,7 @@ class HighsSession:
     def fixed_integer_duals(self) -> None:
         """After a MIP with a solution: the row duals of the LP with every integer column
         fixed at its value (what a marginal MW is worth with the MIP's whole decisions held),
-        into :attr:`row_duals`; HiGHS is left with the MIP as it was."""
+        into :attr:`row_duals` and the dual Suffixes; HiGHS is left with the MIP as it was."""
         if not self.form.is_mip or self.row_duals is not None:
             return
         highs = self.highs
@@ -314,6 +314,8 @@ class HighsSession:
         highs.run()
         if highs.getInfo().dual_solution_status == 2:
             self.row_duals = np.asarray(highs.getSolution().row_dual, dtype=float)
+            if self.duals:
+                self._load_duals(self.row_duals)
         highs.changeColsBounds(count, integer, lower, upper)
         integral = [highspy.HighsVarType.kInteger] * count
         highs.changeColsIntegrality(count, integer, np.array(integral))
