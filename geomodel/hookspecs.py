@@ -22,12 +22,13 @@ if TYPE_CHECKING:
 
     from geomodel.catalog.costs import BuildCost
     from geomodel.catalog.entries import HardwareSystem, LinkTechnology, PowerSource
+    from geomodel.catalog.language_models import LanguageModel
     from geomodel.catalog.registry import Catalog
     from geomodel.catalog.weather import WeatherPoint
 
 PROJECT_NAME = "geomodel"
 #: Version of this contract; the major part must match a plugin's GEOMODEL_PLUGIN_API.
-PLUGIN_API_VERSION = "1.2"
+PLUGIN_API_VERSION = "1.3"
 
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
@@ -166,6 +167,28 @@ def register_weather_points() -> list[WeatherPoint]:
         plugin) has is refused.
     Added in:
         plugin API 1.2
+    """
+
+
+@hookspec
+def register_language_models() -> list[LanguageModel]:
+    """Language models services may name: the shape serving and training them need.
+
+    Returns:
+        A list of :class:`geomodel.catalog.LanguageModel`, validated on return: total
+        and active parameters, layers, widths, the numbers the KV cache keeps per token
+        and, for a mixture of experts, experts and experts per token.
+    Units:
+        ``params`` and ``active_params`` parameters; ``kv_values_per_token`` numbers per
+        token over all layers (bytes follow from the service's KV precision);
+        ``context_tokens`` tokens.
+    Called:
+        once per catalogue build, with no arguments.
+    firstresult:
+        no; the lists of all plugins are joined. A name a built-in (or an earlier
+        plugin) has is refused.
+    Added in:
+        plugin API 1.3
     """
 
 

@@ -16,6 +16,7 @@ from geomodel.catalog.entries import (
     PowerSource,
     collecting_invalid_entries,
 )
+from geomodel.catalog.language_models import LanguageModel
 from geomodel.catalog.weather import (
     WeatherMatch,
     WeatherPoint,
@@ -43,6 +44,7 @@ SINGULAR = {
     "power sources": "power source",
     "build costs": "build cost",
     "weather points": "weather point",
+    "language models": "language model",
 }
 #: kind label -> (hook name, entry class); the order is the order of listings.
 CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
@@ -51,6 +53,7 @@ CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
     "power sources": ("register_power_sources", PowerSource),
     "build costs": ("register_build_costs", BuildCost),
     "weather points": ("register_weather_points", WeatherPoint),
+    "language models": ("register_language_models", LanguageModel),
 }
 
 
@@ -63,6 +66,7 @@ class Catalog:
     power_sources: dict[str, PowerSource] = field(default_factory=dict)
     build_costs: dict[str, BuildCost] = field(default_factory=dict)
     weather_points: dict[str, WeatherPoint] = field(default_factory=dict)
+    language_models: dict[str, LanguageModel] = field(default_factory=dict)
     provider: dict[tuple[str, str], str] = field(default_factory=dict)
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
     failures: list[PluginFailure] = field(default_factory=list)
@@ -75,6 +79,7 @@ class Catalog:
             "power sources": self.power_sources,
             "build costs": self.build_costs,
             "weather points": self.weather_points,
+            "language models": self.language_models,
         }[kind]
 
     def hardware_system(self, name: str) -> HardwareSystem:
@@ -88,6 +93,9 @@ class Catalog:
 
     def weather_point(self, name: str) -> WeatherPoint:
         return self._lookup("weather points", name)
+
+    def language_model(self, name: str) -> LanguageModel:
+        return self._lookup("language models", name)
 
     def nearest_weather_point(self, location: Location) -> WeatherMatch | None:
         """The nearest weather point to ``location`` however far, None when none is loaded."""

@@ -71,7 +71,7 @@ def merge_classes(
     ``first_step`` is (job, site), the first step a job may use there.
     """
     n = len(columns)
-    rate = rates.eflop_per_chip_hour(columns)
+    rate = rates.eflop_per_chip_hour()
     usable_system = (chips_at > 0).any(axis=1)
     slowest = np.where(usable_system, rate, np.inf).min(axis=1, initial=np.inf)
     site_chips = chips_at.sum(axis=2)
@@ -98,7 +98,6 @@ def merge_classes(
             "window": window_id,
             "origin": columns.origin,
             "uniform": columns.uniform_rate,
-            "mfu": columns.mfu,
             "tp": columns.tp,
             "ep": columns.ep,
             "pp": columns.pp,
@@ -109,6 +108,7 @@ def merge_classes(
         "eligible": rates.eligible,
         "pflops": rates.pflops,
         "goodput": rates.goodput,
+        "mfu": rates.mfu,
         "first": first_step,
         "ratio": ratios,
     }

@@ -134,7 +134,13 @@ def job_variables(
             "work_eflop": variable(
                 "job", classes.total(columns.work_eflop), "EFLOP", "training compute to deliver"
             ),
-            "mfu": variable("job", columns.mfu[rep], "1", "model FLOPs utilisation"),
+            "mfu": variable(
+                ("job", "system"),
+                np.nan_to_num(rates.mfu[rep]),
+                "1",
+                "model FLOPs utilisation at the job's size on each system: the job's override, or "
+                "the training step model's (docs/compute.md); 0 where no layout fits",
+            ),
             "goodput": variable(
                 ("job", "system"),
                 rates.goodput[rep],

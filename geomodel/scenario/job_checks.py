@@ -168,7 +168,7 @@ class _Judge:
         steps = np.floor(columns.end_h / step + 1e-9) - np.ceil(columns.start_h / step - 1e-9)
         window_h = np.maximum(steps, 0) * step
         any_usable = usable.any(axis=1)  # (job, system)
-        ideal = np.where(any_usable, rates.pflops * 3.6 * columns.mfu[:, None], 0.0)
+        ideal = np.where(any_usable, np.nan_to_num(rates.pflops * 3.6 * rates.mfu), 0.0)
         actual = ideal * rates.goodput
         need = columns.work_eflop * (1 - TOLERANCE)
         at_best = chips * window_h * ideal.max(axis=1, initial=0)

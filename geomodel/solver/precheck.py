@@ -164,7 +164,7 @@ def _job_arrays(f: _Facts) -> dict[str, np.ndarray]:
     usable = allowed[:, :, None] & eligible[:, None, :] & installed[None, :, :]  # (j, s, h)
     rate = (
         inputs["job_pflops_per_chip"].values
-        * inputs["mfu"].values[:, None]
+        * inputs["mfu"].values
         * inputs["goodput"].values
         * EFLOP_PER_PFLOPS_HOUR
     )  # EFLOP per chip-hour, (j, h)
@@ -328,14 +328,13 @@ def _serving_within_sla(f: _Facts) -> list[Finding]:
     demand = inputs["demand_tokens_per_s"].values  # (i, r, t)
     reachable = inputs["latency_ms"].values[None, :, :] <= inputs["sla_ms"].values[:, None, None]
     allowed = inputs["service_system_allowed"].values.astype(bool)  # (i, h)
-    pflops = inputs["service_pflops_per_chip"].values * inputs["service_efficiency"].values[:, None]
-    need_per_token = inputs["flop_per_token"].values / 1e15  # PFLOPS per token/s
+    rate = inputs["service_tokens_per_s_per_chip"].values  # (i, h) output token/s per chip
     regions = [str(r) for r in inputs["region"].values]
     findings = []
     for i, service in enumerate(str(x) for x in inputs["service"].values):
-        capacity = (f.cap * allowed[i][None, :] * pflops[i][None, :]).sum(axis=1)  # (s) PFLOPS
-        within = reachable[i] @ capacity  # (r) PFLOPS each region can reach
-        need = demand[i] * need_per_token[i]  # (r, t) PFLOPS
+        capacity = (f.cap * allowed[i][None, :] * rate[i][None, :]).sum(axis=1)  # (s) token/s
+        within = reachable[i] @ capacity  # (r) token/s each region can reach
+        need = demand[i]  # (r, t) token/s
         servable = np.minimum(need, within[:, None])
         total = float((need * f.weight_hours[None, :]).sum())
         if total <= 0:

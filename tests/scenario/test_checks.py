@@ -231,7 +231,7 @@ def test_a_site_without_power_is_refused(tmp_path, catalog):
 
 
 def test_a_service_nobody_asks_for_is_a_warning(tmp_path, catalog):
-    text = BASE + "  idle:\n    active_params: 1e9\n    sla: 50 ms\n"
+    text = BASE + "  idle:\n    active_params: 1e9\n    efficiency: 0.3\n    sla: 50 ms\n"
     scenario = load(tmp_path, text, catalog)
     (warning,) = scenario.origin.warnings
     assert warning.severity == "warning"

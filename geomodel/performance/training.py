@@ -1,0 +1,308 @@
+"""Training step time on a hardware system: compute plus exposed communication.
+
+A job of ``P`` parameters trains on ``N`` chips in the Megatron layout: tensor
+parallel ``t`` inside a scale-up domain, ``p`` pipeline stages, ``d = N / (t p)``
+data-parallel replicas, each step a global batch of ``G`` tokens split into
+micro-batches of one sequence of ``s`` tokens, ``m = G / (s d)`` per replica. Per step:
+
+* **compute**: ``(6 P + 6 L s a) G / (N F)``, the weights' forward and backward work
+  plus causal attention (``L`` layers of attention width ``a``), at the family's
+  achievable share ``F`` of the chips' dense peak at the job's precision;
+* **pipeline bubble**: ``(p - 1) / (m v)`` of the compute with ``v`` virtual stages per
+  chip (the interleaved 1F1B schedule, one layer per virtual stage at most), plus the
+  activations passed between stages over the scale-out network;
+* **tensor parallelism**: four all-reduces of a micro-batch's activations per layer
+  (two forward, two backward) over the scale-up network, not hidden;
+* **data parallelism**: the gradients' reduce-scatter and the parameters' all-gather
+  (distributed optimiser) over the scale-out network, hierarchically when replicas share
+  a scale-up domain; only the last micro-batch's compute hides them, so the exposed
+  part grows with scale at a fixed batch, as measured.
+
+Model FLOPs utilisation ``MFU = 6 P G / (step N peak)`` (``P`` the active parameters of a
+mixture of experts). The layout is the fastest one
+whose weights, gradients, sharded optimiser state and activations fit the chips' HBM.
+A job split over sites adds its gradient exchange over the DCI (:func:`dci_exchange_s`).
+docs/compute.md derives each term.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from geomodel.catalog.entries import HardwareSystem, Precision
+from geomodel.catalog.language_models import LanguageModel
+from geomodel.performance.constants import FamilyConstants, constants_for
+from geomodel.performance.precision import ACTIVATION_BYTES
+
+#: Width per layer of the models the shape rule follows (GPT-3 175B: 12288 / 96 = 128;
+#: Llama 3.1 405B: 16384 / 126 = 130).
+WIDTH_PER_LAYER = 128
+#: Parameters of a dense transformer: about 12 L h^2 (Kaplan et al. 2020, eq. 2.1).
+PARAMS_PER_LAYER_WIDTH2 = 12.0
+
+#: Bytes per parameter a chip keeps: BF16 weights (2) and FP32 gradients (4), plus FP32
+#: master weights and Adam moments (12) sharded over the data-parallel replicas
+#: (Megatron's distributed optimiser; Rajbhandari et al. 2020, ZeRO stage 1).
+UNSHARDED_BYTES_PER_PARAM = 6.0
+SHARDED_BYTES_PER_PARAM = 12.0
+#: Activations kept per layer and token with sequence parallelism and selective
+#: recomputation: 34 h bytes / t (Korthikanti et al. 2022, "Reducing Activation
+#: Recomputation in Large Transformer Models", section 5).
+ACTIVATION_BYTES_PER_LAYER_TOKEN_WIDTH = 34.0
+#: Share of HBM training may fill (the rest: workspace, fragmentation).
+HBM_USABLE_SHARE = 0.9
+#: Gradients are reduced in BF16.
+GRADIENT_BYTES = 2.0
+
+#: Defaults of a job that does not give its own (docs/scenarios.md).
+DEFAULT_SEQUENCE_TOKENS = 8192
+#: Llama 3.1 405B trained on batches of 16M tokens (Llama Team 2024, section 3.4.1).
+DEFAULT_BATCH_TOKENS = 16 * 2**20
+
+TENSOR_PARALLEL_SIZES = (1, 2, 4, 8)
+
+
+@dataclass(frozen=True)
+class TrainingShape:
+    """What the step model reads of a job: its parameters, depth, widths and batch."""
+
+    params: float
+    layers: int
+    hidden_size: int
+    attention_dim: int
+    sequence_tokens: int = DEFAULT_SEQUENCE_TOKENS
+    batch_tokens: float = DEFAULT_BATCH_TOKENS
+
+    @classmethod
+    def from_params(cls, params: float, **kwargs: Any) -> TrainingShape:
+        """A dense model of ``params`` shaped like GPT-3 and Llama 3: ``P = 12 L h^2`` with
+        ``h = 128 L``, so ``L = (P / (12 x 128^2))^(1/3)``."""
+        layers = max(1, round((params / (PARAMS_PER_LAYER_WIDTH2 * WIDTH_PER_LAYER**2)) ** (1 / 3)))
+        width = WIDTH_PER_LAYER * layers
+        return cls(params=params, layers=layers, hidden_size=width, attention_dim=width, **kwargs)
+
+    @classmethod
+    def from_model(cls, model: LanguageModel, **kwargs: Any) -> TrainingShape:
+        """A catalogue model's shape (a mixture of experts trains its active parameters'
+        compute; its memory is the total's)."""
+        return cls(
+            params=model.params,
+            layers=model.layers,
+            hidden_size=model.hidden_size,
+            attention_dim=model.attention_dim,
+            **kwargs,
+        )
+
+
+@dataclass(frozen=True)
+class TrainingEstimate:
+    """One job's step on one system and chip count: layout, time by part and MFU."""
+
+    system: str
+    chips: int
+    precision: str
+    feasible: bool
+    reason: str
+    tensor_parallel: int
+    pipeline_parallel: int
+    data_parallel: int
+    virtual_stages: int
+    microbatches: float  #: sequences per replica per step
+    step_s: float
+    compute_s: float
+    bubble_s: float
+    tensor_parallel_s: float
+    pipeline_comm_s: float
+    data_parallel_exposed_s: float
+    mfu: float  #: 6 P G / (step x chips x dense peak at the precision)
+    tokens_per_s: float
+    family_fitted: bool
+
+    def hours(self, tokens: float) -> float:
+        """Wall-clock hours to train on ``tokens`` (no failures; goodput is separate)."""
+        return tokens / self.tokens_per_s / 3600.0 if self.feasible else math.inf
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def training_estimate(
+    shape: TrainingShape,
+    system: HardwareSystem,
+    chips: int,
+    precision: Precision = "bf16",
+    constants: FamilyConstants | None = None,
+    active_params: float | None = None,
+    tensor_parallel: int | None = None,
+    pipeline_parallel: int | None = None,
+    expert_parallel: int = 1,
+) -> TrainingEstimate:
+    """The fastest layout of a job on ``chips`` chips of ``system`` that fits its HBM.
+
+    ``active_params`` (a mixture of experts) sets the compute; ``shape.params`` the
+    memory and the gradient exchange. A given ``tensor_parallel`` or
+    ``pipeline_parallel`` fixes that degree; ``expert_parallel`` spreads the experts
+    of a mixture over that many data-parallel ranks inside the scale-up domain, at the
+    cost of an all-to-all of the tokens before and after each expert layer.
+    """
+    constants = constants or constants_for(system)
+    base = {
+        "system": system.name,
+        "chips": int(chips),
+        "precision": precision,
+        "family_fitted": constants.fitted,
+    }
+    if not system.supports(precision):
+        return _infeasible(base, f"{system.name} ({system.chip}) has no {precision.upper()} peak")
+    peak = system.dense_pflops_per_chip(precision) * 1e15
+    compute_params = active_params or shape.params
+    best: TrainingEstimate | None = None
+    moe = _Experts(shape.params, compute_params, expert_parallel)
+    for t in (tensor_parallel,) if tensor_parallel else TENSOR_PARALLEL_SIZES:
+        if t * expert_parallel > system.scale_up_domain_chips or chips % t:
+            continue
+        depths = (pipeline_parallel,) if pipeline_parallel else _pipeline_sizes(shape.layers, chips // t)
+        for p in depths:
+            if chips % (t * p) or (chips // (t * p)) % expert_parallel:
+                continue
+            estimate = _layout(base, shape, system, chips, t, p, peak, moe, constants)
+            if estimate is not None and (best is None or estimate.step_s < best.step_s):
+                best = estimate
+    if best is None:
+        return _infeasible(base, _why_none(shape, system, chips))
+    return best
+
+
+def _pipeline_sizes(layers: int, most: int) -> list[int]:
+    """Pipeline depths to try: powers of two up to the layers and the chips left."""
+    return [2**k for k in range(int(math.log2(max(1, min(layers, most)))) + 1) if most % 2**k == 0]
+
+
+@dataclass(frozen=True)
+class _Experts:
+    """How a job's parameters split into what every rank holds and what experts spread."""
+
+    params: float
+    active_params: float
+    expert_parallel: int
+
+    @property
+    def per_rank_params(self) -> float:
+        """Parameters one tensor-and-pipeline rank keeps, before dividing by t x p: the
+        dense part, and the experts' part over the expert-parallel ranks."""
+        return self.params - (self.params - self.active_params) * (1 - 1 / self.expert_parallel)
+
+
+def _layout(base, shape, system, chips, t, p, peak, moe: _Experts, constants):
+    """The estimate of one layout, or None when it does not fit HBM or the batch."""
+    d = chips // (t * p)
+    compute_params = moe.active_params
+    microbatches = shape.batch_tokens / (shape.sequence_tokens * d)
+    if microbatches < 1:
+        return None
+    memory = moe.per_rank_params / (t * p) * (
+        UNSHARDED_BYTES_PER_PARAM + SHARDED_BYTES_PER_PARAM / d
+    ) + ACTIVATION_BYTES_PER_LAYER_TOKEN_WIDTH * shape.hidden_size * shape.layers * (
+        shape.sequence_tokens / t
+    )
+    if memory > system.hbm_gb_per_chip * 1e9 * HBM_USABLE_SHARE:
+        return None
+    flops = peak * constants.training_flops_share
+    attention = 6.0 * shape.layers * shape.sequence_tokens * shape.attention_dim
+    compute_s = (6.0 * compute_params + attention) * shape.batch_tokens / (chips * flops)
+    virtual = max(1, shape.layers // p) if p > 1 else 1
+    bubble_s = compute_s * (p - 1) / (microbatches * virtual)
+    out_bytes_s = system.scale_out_bandwidth_gbit_s_per_chip * 1e9 / 8.0
+    up_bytes_s = system.scale_up_bandwidth_gbyte_s_per_chip * 1e9 / 2.0  # one way
+    activation = shape.sequence_tokens * shape.hidden_size * ACTIVATION_BYTES
+    tensor_s = 0.0
+    if t > 1:
+        per_all_reduce = 2.0 * (t - 1) / t * activation / up_bytes_s
+        tensor_s = 4.0 * shape.layers / p * microbatches * per_all_reduce
+    if moe.expert_parallel > 1:  # tokens to their experts and back, forward and backward
+        e = moe.expert_parallel
+        tensor_s += 4.0 * shape.layers / p * microbatches * (e - 1) / e * activation / t / up_bytes_s
+    # forward and backward activations between stages, every virtual stage, each TP rank its shard
+    pipeline_s = 0.0 if p == 1 else 2.0 * virtual * microbatches * activation / t / out_bytes_s
+    exposed_s = max(0.0, _data_parallel_s(moe, system, t, p, d) - compute_s / microbatches)
+    step_s = compute_s + bubble_s + tensor_s + pipeline_s + exposed_s
+    return TrainingEstimate(
+        **base,
+        feasible=True,
+        reason="",
+        tensor_parallel=t,
+        pipeline_parallel=p,
+        data_parallel=d,
+        virtual_stages=virtual,
+        microbatches=microbatches,
+        step_s=step_s,
+        compute_s=compute_s,
+        bubble_s=bubble_s,
+        tensor_parallel_s=tensor_s,
+        pipeline_comm_s=pipeline_s,
+        data_parallel_exposed_s=exposed_s,
+        mfu=6.0 * compute_params * shape.batch_tokens / (step_s * chips * peak),
+        tokens_per_s=shape.batch_tokens / step_s,
+    )
+
+
+def _data_parallel_s(moe: _Experts, system, t, p, d) -> float:
+    """Reduce-scatter of gradients and all-gather of parameters over ``d`` replicas.
+
+    Replicas that share a scale-up domain reduce among themselves first over its bus,
+    so each chip sends ``1 / k`` of its shard over the scale-out network (``k`` replicas
+    per domain, NCCL's hierarchical all-reduce).
+    """
+    if d == 1:
+        return 0.0
+    shard = moe.per_rank_params / (t * p) * GRADIENT_BYTES
+    ring = 2.0 * 2.0 * (d - 1) / d  # reduce-scatter + all-gather, each 2 (d-1)/d of a ring pass
+    per_domain = max(1, min(d, system.scale_up_domain_chips // (t * p)))
+    up_bytes_s = system.scale_up_bandwidth_gbyte_s_per_chip * 1e9 / 2.0
+    out_bytes_s = system.scale_out_bandwidth_gbit_s_per_chip * 1e9 / 8.0
+    inside = ring / 2.0 * shard / up_bytes_s if per_domain > 1 else 0.0
+    return inside + ring / 2.0 * shard / per_domain / out_bytes_s
+
+
+def dci_exchange_s(gradient_gb: float, dci_gbit_s: float) -> float:
+    """Seconds to exchange a job's gradients between two sites over ``dci_gbit_s``:
+    about twice the gradient bytes cross the link per sync (docs/model.md (6))."""
+    return 2.0 * gradient_gb * 8.0 / dci_gbit_s
+
+
+def _why_none(shape: TrainingShape, system: HardwareSystem, chips: int) -> str:
+    least = shape.params * (UNSHARDED_BYTES_PER_PARAM + SHARDED_BYTES_PER_PARAM / chips) / chips
+    if least > system.hbm_gb_per_chip * 1e9 * HBM_USABLE_SHARE:
+        return (
+            f"{shape.params:.3g} parameters need {least / 1e9:,.1f} GB per chip on {chips:,} chips, "
+            f"more than {system.name}'s {system.hbm_gb_per_chip:g} GB"
+        )
+    sequences = shape.batch_tokens / shape.sequence_tokens
+    return (
+        f"no layout of {chips:,} chips fits: a batch of {sequences:,.0f} sequences cannot give "
+        "every data-parallel replica one, or the activations do not fit HBM"
+    )
+
+
+def _infeasible(base: dict, reason: str) -> TrainingEstimate:
+    nan = math.nan
+    return TrainingEstimate(
+        **base,
+        feasible=False,
+        reason=reason,
+        tensor_parallel=0,
+        pipeline_parallel=0,
+        data_parallel=0,
+        virtual_stages=0,
+        microbatches=nan,
+        step_s=nan,
+        compute_s=nan,
+        bubble_s=nan,
+        tensor_parallel_s=nan,
+        pipeline_comm_s=nan,
+        data_parallel_exposed_s=nan,
+        mfu=0.0,
+        tokens_per_s=0.0,
+    )
