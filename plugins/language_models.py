@@ -16,7 +16,7 @@ GEOMODEL_PLUGIN_API = "1"
 
 
 #: Columns that describe the configuration rather than an entry field.
-CONFIG_COLUMNS = ("attention_heads", "head_dim", "kv_heads", "kv_latent_dim")
+CONFIG_COLUMNS = ("attention_heads", "head_dim", "decode_head_dim", "kv_heads", "kv_latent_dim")
 
 
 def model_from_row(row: Row) -> LanguageModel:

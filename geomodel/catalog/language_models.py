@@ -29,10 +29,22 @@ class LanguageModel(CatalogEntry):
     attention_dim: int = Field(
         gt=0, le=1_000_000, description="query heads x head dimension: width of attention scores"
     )
+    decode_attention_dim: int | None = Field(
+        default=None,
+        gt=0,
+        description="attention width while decoding, where it differs (latent attention "
+        "attends in its compressed space: heads x mean of the latent key and value dims)",
+    )
     kv_values_per_token: int = Field(
         gt=0,
         description="numbers the KV cache keeps per token over all layers: 2 x layers x KV heads x "
         "head dim (grouped-query attention), or layers x (latent + rope dims) for latent attention",
+    )
+    attention_layers: int | None = Field(
+        default=None,
+        gt=0,
+        description="layers attending to the whole context (default: all; gpt-oss alternates "
+        "full and 128-token banded layers)",
     )
     experts: int = Field(default=1, ge=1, le=10_000, description="routed experts per layer (1: dense)")
     experts_per_token: int = Field(default=1, ge=1, description="routed experts each token uses")
@@ -50,7 +62,19 @@ class LanguageModel(CatalogEntry):
             )
         if self.experts == 1 and self.active_params != self.params:
             raise ValueError("a dense model (experts 1) has active_params equal to params")
+        if self.attention_layers is not None and self.attention_layers > self.layers:
+            raise ValueError(f"attention_layers {self.attention_layers} exceeds layers {self.layers}")
         return self
+
+    @property
+    def decode_width(self) -> int:
+        """Attention width of one decode step."""
+        return self.decode_attention_dim or self.attention_dim
+
+    @property
+    def context_layers(self) -> int:
+        """Layers whose attention reads the whole context."""
+        return self.attention_layers or self.layers
 
     @classmethod
     def from_config(
@@ -60,20 +84,28 @@ class LanguageModel(CatalogEntry):
         head_dim: int,
         kv_heads: int | None = None,
         kv_latent_dim: int | None = None,
+        decode_head_dim: int | None = None,
         **fields: Any,
     ) -> LanguageModel:
         """A model from the figures of its published configuration (a Hugging Face
         ``config.json``): attention width = query heads x head dim; KV numbers per
         token = 2 x layers x KV heads x head dim (one KV head per query head when not
-        given), or layers x latent dim for latent attention."""
-        layers = int(fields["layers"])
+        given), or layers x latent dim for latent attention, over the layers that attend to
+        the whole context."""
+        layers = int(fields.get("attention_layers") or fields["layers"])
         if kv_latent_dim is not None:
             kv_values = layers * kv_latent_dim
         else:
             kv_values = 2 * layers * (kv_heads or attention_heads) * head_dim
         if fields.get("active_params") is None:
             fields["active_params"] = fields["params"]
-        return cls(attention_dim=attention_heads * head_dim, kv_values_per_token=kv_values, **fields)
+        decode = attention_heads * decode_head_dim if decode_head_dim else None
+        return cls(
+            attention_dim=attention_heads * head_dim,
+            decode_attention_dim=decode,
+            kv_values_per_token=kv_values,
+            **fields,
+        )
 
     @property
     def is_mixture_of_experts(self) -> bool:

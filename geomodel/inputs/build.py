@@ -28,13 +28,13 @@ from geomodel.inputs.planning import (
 )
 from geomodel.inputs.power import site_power
 from geomodel.inputs.provenance import signal_attributes
-from geomodel.inputs.serving import service_variables
 from geomodel.inputs.pue import site_pue
+from geomodel.inputs.serving import service_variables
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.inputs.weather import site_weather_notes
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
-from geomodel.scenario.serving_rates import service_rates
 from geomodel.scenario.schema import Scenario
+from geomodel.scenario.serving_rates import service_rates
 
 
 def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Dataset:

@@ -55,9 +55,7 @@ def service_variables(
         "service_batch": variable(
             pair, figure("batch"), "sequences", "sequences one instance serves at once"
         ),
-        "service_ttft_ms": variable(
-            pair, figure("ttft_ms"), "ms", "time to first token at that batch"
-        ),
+        "service_ttft_ms": variable(pair, figure("ttft_ms"), "ms", "time to first token at that batch"),
         "service_tpot_ms": variable(
             pair, figure("step_ms"), "ms", "time per output token at that batch"
         ),

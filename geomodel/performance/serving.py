@@ -8,15 +8,19 @@ the requests that replace those finishing, ``b / O`` of them per step on average
 
 * **Prefill** is compute-bound: ``2 A I + 2 L d I^2`` FLOP for a prompt of ``I``
   tokens (``A`` active parameters; ``L`` layers of attention width ``d``, causal), at
-  the family's achievable share of the chips' dense peak.
+  the family's achievable share of the chips' dense peak (attention at most at the FP8
+  rate: FP4 recipes quantise the linear layers only).
 * **Decode** reads the weights once per step and every sequence's KV cache:
   ``max(W(b) / B, 2 A b / F) + b max(kv c / B, 4 L d c / F)``, ``B`` and ``F`` the
   instance's achievable HBM bandwidth and FLOPS, ``c = I + O / 2`` the mean context
   of a sequence during its decode, ``W(b)`` the weight bytes a batch reads (all of a
   dense model; for a mixture of experts the shared weights plus the experts its
   ``b`` tokens route to, ``1 - (1 - k/E)^b`` of them).
-* **Tensor parallelism** adds two all-reduces of the activations per layer and step
-  over the scale-up network.
+* **Tensor parallelism** (dense models) adds two all-reduces of the activations per
+  layer and step over the scale-up network; a **mixture of experts** instead spreads its
+  experts over the instance and runs attention data-parallel (as DeepSeek and SGLang
+  serve them): each chip keeps the shared weights and sends its own tokens to their
+  experts' chips and back.
 * The batch grows until the KV caches fill the HBM the weights leave free, or until
   the time per output token (one step) or the time to first token (a prompt's
   prefill plus the step it waits for) reaches its limit; the largest batch within
@@ -58,6 +62,7 @@ class ServingEstimate:
     system: str
     model: str
     precision: str
+    weight_precision: str
     kv_precision: str
     prompt_tokens: float
     output_tokens: float
@@ -89,10 +94,12 @@ class _Instance:
     """The figures of one model instance on ``t`` chips that every step reads."""
 
     t: int
-    flops: float  #: achievable FLOP/s
+    flops: float  #: achievable FLOP/s of the weights' matrix work
+    attention_flops: float  #: achievable FLOP/s of attention (at most the FP8 rate)
     bandwidth: float  #: achievable HBM bytes/s
     free_bytes: float  #: HBM left for KV caches
     hbm_bytes: float
+    weight_bytes: float  #: the model's weights in their format (one copy)
     comm_s_per_token: float  #: tensor-parallel all-reduce time per token in a step
     comm_s_fixed: float  #: tensor-parallel collective latency per step
 
@@ -104,23 +111,27 @@ def serving_estimate(
     output_tokens: float,
     precision: Precision = "fp8",
     kv_precision: Precision | None = None,
+    weight_precision: Precision | None = None,
     ttft_ms: float | None = None,
     tpot_ms: float | None = None,
     constants: FamilyConstants | None = None,
 ) -> ServingEstimate:
     """Output tokens per second per chip of ``model`` on ``system`` within the limits.
 
-    ``precision`` is the format of the weights and of the matrix work; the KV cache is
-    kept in ``kv_precision`` (default: the weights' format, at most 8 bits fewer than
-    BF16: FP8 for FP4 weights). Without ``ttft_ms`` and ``tpot_ms`` the batch is the
+    ``precision`` is the format of the matrix work and, unless ``weight_precision`` says
+    otherwise (weight-only quantisation: FP4 weights widened to FP8 work), of the
+    weights; the KV cache is kept in ``kv_precision`` (default: the work's format, FP8
+    for FP4 work). Without ``ttft_ms`` and ``tpot_ms`` the batch is the
     throughput-optimal one (as large as HBM holds).
     """
     kv_precision = kv_precision or ("fp8" if precision == "fp4" else precision)
+    weight_precision = weight_precision or precision
     constants = constants or constants_for(system)
     base = {
         "system": system.name,
         "model": model.name,
         "precision": precision,
+        "weight_precision": weight_precision,
         "kv_precision": kv_precision,
         "prompt_tokens": float(prompt_tokens),
         "output_tokens": float(output_tokens),
@@ -133,24 +144,24 @@ def serving_estimate(
         math.inf if ttft_ms is None else ttft_ms / 1e3,
         math.inf if tpot_ms is None else tpot_ms / 1e3,
     )
-    weight_bytes = model.params * bytes_per_value(precision)
+    weight_bytes = model.params * bytes_per_value(weight_precision)
     kv_bytes = model.kv_values_per_token * bytes_per_value(kv_precision)
     best: ServingEstimate | None = None
-    reasons: list[str] = []
+    too_slow: list[ServingEstimate] = []  #: instances that fit HBM but miss a limit at batch 1
     for t in _tensor_parallel_sizes(system):
         instance = _instance(model, system, t, precision, weight_bytes, constants)
         if instance.free_bytes <= 0:
-            reasons.append(f"{t} chips hold {instance.hbm_bytes / 1e9:,.0f} GB usable")
             continue
         estimate = _best_batch(base, model, instance, prompt_tokens, output_tokens, kv_bytes, limits)
-        if not estimate.feasible:
-            reasons.append(estimate.reason)
-            continue
-        if best is None or estimate.output_tokens_per_s_per_chip > best.output_tokens_per_s_per_chip:
+        if estimate.reason == "latency":
+            too_slow.append(estimate)
+        elif estimate.feasible and (
+            best is None or estimate.output_tokens_per_s_per_chip > best.output_tokens_per_s_per_chip
+        ):
             best = estimate
     if best is not None:
         return best
-    return _infeasible(base, _why_none(model, system, weight_bytes, precision, reasons))
+    return _infeasible(base, _why_none(model, system, weight_bytes, weight_precision, too_slow, limits))
 
 
 def _unsupported(system, precision, prompt_tokens, output_tokens) -> str:
@@ -172,43 +183,57 @@ def _tensor_parallel_sizes(system: HardwareSystem) -> list[int]:
 
 def _instance(model, system, t, precision, weight_bytes, constants) -> _Instance:
     flops = t * system.dense_pflops_per_chip(precision) * 1e15 * constants.serving_flops_share
+    attention_precision = "fp8" if precision == "fp4" else precision
+    attention_flops = (
+        t * system.dense_pflops_per_chip(attention_precision) * 1e15 * constants.serving_flops_share
+    )
     bandwidth = t * system.hbm_bandwidth_tbyte_s_per_chip * 1e12 * constants.hbm_share
     hbm_bytes = t * system.hbm_gb_per_chip * 1e9 * HBM_USABLE_SHARE
-    if t == 1:
-        comm_per_token, comm_fixed = 0.0, 0.0
-    else:
-        # ring all-reduce: 2 (t-1)/t of the message over each chip's one-way link
-        link_bytes_s = system.scale_up_bandwidth_gbyte_s_per_chip * 1e9 / 2.0
-        per_token = model.hidden_size * ACTIVATION_BYTES * 2.0 * (t - 1) / t / link_bytes_s
-        comm_per_token = 2 * model.layers * per_token
+    held_bytes = weight_bytes  # every chip a shard of a dense model
+    comm_per_token, comm_fixed = 0.0, 0.0
+    if t > 1:
+        link_bytes_s = system.scale_up_bandwidth_gbyte_s_per_chip * 1e9 / 2.0  # one way
+        activation = model.hidden_size * ACTIVATION_BYTES
         comm_fixed = 2 * model.layers * COLLECTIVE_LATENCY_S
+        if model.is_mixture_of_experts:
+            # attention data-parallel, experts spread: each chip keeps the shared weights and
+            # sends its own tokens (1/t of the batch) to their k experts' chips and back
+            held_bytes = weight_bytes * (model.expert_params + t * model.shared_params) / model.params
+            routed = 2.0 * model.experts_per_token * activation * (t - 1) / t
+            comm_per_token = model.layers * routed / t / link_bytes_s
+        else:  # tensor parallel: two ring all-reduces of the activations per layer
+            comm_per_token = 2 * model.layers * activation * 2.0 * (t - 1) / t / link_bytes_s
     return _Instance(
         t=t,
         flops=flops,
+        attention_flops=attention_flops,
         bandwidth=bandwidth,
-        free_bytes=hbm_bytes - weight_bytes,
+        free_bytes=hbm_bytes - held_bytes,
         hbm_bytes=hbm_bytes,
+        weight_bytes=weight_bytes,
         comm_s_per_token=comm_per_token,
         comm_s_fixed=comm_fixed,
     )
 
 
-def prefill_flop(model: LanguageModel, prompt_tokens: float) -> float:
-    """FLOP to prefill one prompt: the weights' 2 A per token plus causal attention."""
-    return 2.0 * model.active_params * prompt_tokens + 2.0 * model.layers * model.attention_dim * (
-        prompt_tokens**2
+def prefill_flop(model: LanguageModel, prompt_tokens: float) -> tuple[float, float]:
+    """FLOP to prefill one prompt: (the weights' 2 A per token, causal attention 2 L d I^2)."""
+    return (
+        2.0 * model.active_params * prompt_tokens,
+        2.0 * model.context_layers * model.attention_dim * prompt_tokens**2,
     )
 
 
-def weight_bytes_read(model: LanguageModel, weight_bytes: float, batch: float) -> float:
-    """Weight bytes one decode step reads: all of a dense model; for a mixture of
-    experts the shared weights and the experts ``batch`` tokens route to."""
+def weight_bytes_read(model: LanguageModel, weight_bytes: float, batch: float, chips: int = 1) -> float:
+    """Weight bytes one decode step reads on an instance of ``chips``: all of a dense
+    model; for a mixture of experts each chip's copy of the shared weights and the
+    experts ``batch`` tokens route to."""
     if not model.is_mixture_of_experts:
         return weight_bytes
     share = model.experts_per_token / model.experts
     touched = 1.0 - (1.0 - share) ** batch
     per_param = weight_bytes / model.params
-    return per_param * (model.shared_params + model.expert_params * touched)
+    return per_param * (chips * model.shared_params + model.expert_params * touched)
 
 
 @dataclass(frozen=True)
@@ -222,25 +247,29 @@ class _StepTimes:
 def _times(model, instance: _Instance, batch, prompt_tokens, output_tokens, kv_bytes, weight_bytes):
     """The step times of an instance serving ``batch`` sequences."""
     context = prompt_tokens + output_tokens / 2.0
-    weights_s = weight_bytes_read(model, weight_bytes, batch) / instance.bandwidth
+    weights_s = weight_bytes_read(model, weight_bytes, batch, instance.t) / instance.bandwidth
     matmul_s = 2.0 * model.active_params * batch / instance.flops
     attention_s = batch * max(
         kv_bytes * context / instance.bandwidth,
-        4.0 * model.layers * model.attention_dim * context / instance.flops,
+        4.0 * model.context_layers * model.decode_width * context / instance.attention_flops,
     )
     comm_s = instance.comm_s_fixed + instance.comm_s_per_token * batch
-    prefill_s = prefill_flop(model, prompt_tokens) / instance.flops + (
-        instance.comm_s_fixed + instance.comm_s_per_token * prompt_tokens
+    weights_flop, attention_flop = prefill_flop(model, prompt_tokens)
+    prefill_s = (
+        weights_flop / instance.flops
+        + attention_flop / instance.attention_flops
+        + instance.comm_s_fixed
+        + instance.comm_s_per_token * prompt_tokens
     )
     step_s = max(weights_s, matmul_s) + attention_s + comm_s + batch / output_tokens * prefill_s
-    alone_s = max(prefill_s, weight_bytes_read(model, weight_bytes, 1.0) / instance.bandwidth)
+    alone_s = max(prefill_s, weight_bytes_read(model, weight_bytes, 1.0, instance.t) / instance.bandwidth)
     return _StepTimes(step_s, prefill_s, alone_s + step_s, matmul_s >= weights_s)
 
 
 def _best_batch(base, model, instance, prompt_tokens, output_tokens, kv_bytes, limits):
     """The largest batch within HBM and the latency limits, and its estimate."""
     ttft_limit, tpot_limit = limits
-    weight_bytes = instance.hbm_bytes - instance.free_bytes
+    weight_bytes = instance.weight_bytes
     context_bytes = kv_bytes * (prompt_tokens + output_tokens / 2.0)
     most = int(instance.free_bytes // context_bytes)
     if most < 1:
@@ -256,9 +285,7 @@ def _best_batch(base, model, instance, prompt_tokens, output_tokens, kv_bytes, l
     if not fits(1):
         at = times(1)
         return _infeasible(
-            base,
-            f"{instance.t} chips reach TTFT {1e3 * at.ttft_s:,.0f} ms and TPOT "
-            f"{1e3 * at.step_s:,.1f} ms at best",
+            base, "latency", tensor_parallel=instance.t, ttft_ms=1e3 * at.ttft_s, step_ms=1e3 * at.step_s
         )
     low, high = 1, most  # the step grows with the batch: bisect for the largest that fits
     if fits(high):
@@ -267,10 +294,8 @@ def _best_batch(base, model, instance, prompt_tokens, output_tokens, kv_bytes, l
         middle = (low + high) // 2
         low, high = (middle, high) if fits(middle) else (low, middle)
     batch, at = low, times(low)
-    if batch == most:
-        limit = "hbm"
-    else:
-        limit = "tpot" if times(batch + 1).step_s > tpot_limit else "ttft"
+    # what stops the batch growing: the HBM, or the limit the next sequence would miss
+    limit = "hbm" if batch == most else "tpot" if times(batch + 1).step_s > tpot_limit else "ttft"
     per_chip = batch / (at.step_s * instance.t)
     return ServingEstimate(
         **base,
@@ -285,33 +310,55 @@ def _best_batch(base, model, instance, prompt_tokens, output_tokens, kv_bytes, l
         prefill_ms=1e3 * at.prefill_s,
         batch_limit=limit,
         decode_bound="compute" if at.compute_bound else "memory",
-        hbm_fill=(weight_bytes + batch * context_bytes) / instance.hbm_bytes,
+        hbm_fill=(instance.hbm_bytes - instance.free_bytes + batch * context_bytes) / instance.hbm_bytes,
     )
 
 
-def _why_none(model, system, weight_bytes, precision, reasons) -> str:
-    domain = system.scale_up_domain_chips
-    usable = min(domain, MOST_TENSOR_PARALLEL) * system.hbm_gb_per_chip * HBM_USABLE_SHARE
-    if weight_bytes / 1e9 >= usable:
+def _why_none(model, system, weight_bytes, precision, too_slow, limits) -> str:
+    """Why no instance serves: the weights fit no scale-up domain, or even one sequence
+    misses a latency limit (the best TTFT and TPOT any instance size reaches)."""
+    most = min(system.scale_up_domain_chips, MOST_TENSOR_PARALLEL)
+    usable = most * system.hbm_gb_per_chip * HBM_USABLE_SHARE
+    if not too_slow:
         return (
-            f"{model.name} needs {weight_bytes / 1e9:,.0f} GB of weights in {precision.upper()}, more "
-            f"than the {usable:,.0f} GB usable in {min(domain, MOST_TENSOR_PARALLEL)} chips of "
+            f"{model.name} needs {weight_bytes / 1e9:,.0f} GB of weights in {precision.upper()} "
+            f"and its KV cache, more than the {usable:,.0f} GB usable in {most} chips of "
             f"{system.name}'s scale-up domain"
         )
-    return "; ".join(dict.fromkeys(reasons))
+    ttft = min(too_slow, key=lambda e: e.ttft_ms)
+    tpot = min(too_slow, key=lambda e: e.step_ms)
+    ttft_limit, tpot_limit = (1e3 * limit for limit in limits)
+    missed = []
+    if ttft.ttft_ms > ttft_limit:
+        missed.append(
+            f"TTFT {ttft_limit:g} ms (best {ttft.ttft_ms:,.0f} ms, on {ttft.tensor_parallel} chips)"
+        )
+    if tpot.step_ms > tpot_limit:
+        missed.append(
+            f"TPOT {tpot_limit:g} ms (best {tpot.step_ms:,.1f} ms, on {tpot.tensor_parallel} chips)"
+        )
+    if not missed:  # each limit alone is reachable, not both on one instance size
+        missed.append(f"TTFT {ttft_limit:g} ms and TPOT {tpot_limit:g} ms together")
+    return f"even one request misses {' and '.join(missed)}"
 
 
-def _infeasible(base: dict, reason: str) -> ServingEstimate:
+def _infeasible(
+    base: dict,
+    reason: str,
+    tensor_parallel: int = 0,
+    ttft_ms: float = math.nan,
+    step_ms: float = math.nan,
+) -> ServingEstimate:
     return ServingEstimate(
         **base,
         feasible=False,
         reason=reason,
-        tensor_parallel=0,
+        tensor_parallel=tensor_parallel,
         batch=0,
         output_tokens_per_s_per_chip=0.0,
         requests_per_s_per_chip=0.0,
-        step_ms=math.nan,
-        ttft_ms=math.nan,
+        step_ms=step_ms,
+        ttft_ms=ttft_ms,
         prefill_ms=math.nan,
         batch_limit="",
         decode_bound="",

@@ -1,18 +1,24 @@
 """Training step time on a hardware system: compute plus exposed communication.
 
 A job of ``P`` parameters trains on ``N`` chips in the Megatron layout: tensor
-parallel ``t`` inside a scale-up domain, ``p`` pipeline stages, ``d = N / (t p)``
-data-parallel replicas, each step a global batch of ``G`` tokens split into
-micro-batches of one sequence of ``s`` tokens, ``m = G / (s d)`` per replica. Per step:
+parallel ``t`` inside a scale-up domain, ``p`` pipeline stages, context parallel ``c``
+(each sequence split over ``c`` chips), ``d`` data-parallel replicas (as many whole ones as
+``N`` holds; the chips left over idle and count against the MFU),
+each step a global batch of ``G`` tokens split into micro-batches of one sequence of
+``s`` tokens, ``m = G / (s d)`` per replica. Per step:
 
-* **compute**: ``(6 P + 6 L s a) G / (N F)``, the weights' forward and backward work
-  plus causal attention (``L`` layers of attention width ``a``), at the family's
-  achievable share ``F`` of the chips' dense peak at the job's precision;
+* **compute**: ``6 P G / (N F) + 6 L s a G / (N F_a)``, the weights' forward and
+  backward work at the family's achievable share ``F`` of the chips' dense peak at the
+  job's precision, plus causal attention (``L`` layers of attention width ``a``) at the
+  same share of the BF16 peak (FP8 and FP4 recipes keep attention in BF16, NVIDIA
+  Transformer Engine);
 * **pipeline bubble**: ``(p - 1) / (m v)`` of the compute with ``v`` virtual stages per
   chip (the interleaved 1F1B schedule, one layer per virtual stage at most), plus the
   activations passed between stages over the scale-out network;
 * **tensor parallelism**: four all-reduces of a micro-batch's activations per layer
   (two forward, two backward) over the scale-up network, not hidden;
+* **context parallelism**: each layer gathers the other chips' keys and values forward
+  and reduces their gradients backward (ring attention), not hidden;
 * **data parallelism**: the gradients' reduce-scatter and the parameters' all-gather
   (distributed optimiser) over the scale-out network, hierarchically when replicas share
   a scale-up domain; only the last micro-batch's compute hides them, so the exposed
@@ -62,6 +68,10 @@ DEFAULT_SEQUENCE_TOKENS = 8192
 DEFAULT_BATCH_TOKENS = 16 * 2**20
 
 TENSOR_PARALLEL_SIZES = (1, 2, 4, 8)
+CONTEXT_PARALLEL_SIZES = (1, 2, 4)
+#: Keys and values per layer and token of a model given by its parameters only: grouped-
+#: query attention with 8 KV heads of 128, as Llama 3 and Mistral models have.
+DEFAULT_KV_VALUES_PER_LAYER = 2 * 8 * 128
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,7 @@ class TrainingShape:
     layers: int
     hidden_size: int
     attention_dim: int
+    kv_values_per_layer: int = DEFAULT_KV_VALUES_PER_LAYER
     sequence_tokens: int = DEFAULT_SEQUENCE_TOKENS
     batch_tokens: float = DEFAULT_BATCH_TOKENS
 
@@ -92,6 +103,7 @@ class TrainingShape:
             layers=model.layers,
             hidden_size=model.hidden_size,
             attention_dim=model.attention_dim,
+            kv_values_per_layer=model.kv_values_per_token // model.layers,
             **kwargs,
         )
 
@@ -107,6 +119,7 @@ class TrainingEstimate:
     reason: str
     tensor_parallel: int
     pipeline_parallel: int
+    context_parallel: int
     data_parallel: int
     virtual_stages: int
     microbatches: float  #: sequences per replica per step
@@ -114,6 +127,7 @@ class TrainingEstimate:
     compute_s: float
     bubble_s: float
     tensor_parallel_s: float
+    context_parallel_s: float
     pipeline_comm_s: float
     data_parallel_exposed_s: float
     mfu: float  #: 6 P G / (step x chips x dense peak at the precision)
@@ -161,15 +175,19 @@ def training_estimate(
     best: TrainingEstimate | None = None
     moe = _Experts(shape.params, compute_params, expert_parallel)
     for t in (tensor_parallel,) if tensor_parallel else TENSOR_PARALLEL_SIZES:
-        if t * expert_parallel > system.scale_up_domain_chips or chips % t:
+        if t * expert_parallel > system.scale_up_domain_chips or t > chips:
             continue
         depths = (pipeline_parallel,) if pipeline_parallel else _pipeline_sizes(shape.layers, chips // t)
         for p in depths:
-            if chips % (t * p) or (chips // (t * p)) % expert_parallel:
-                continue
-            estimate = _layout(base, shape, system, chips, t, p, peak, moe, constants)
-            if estimate is not None and (best is None or estimate.step_s < best.step_s):
-                best = estimate
+            for c in CONTEXT_PARALLEL_SIZES:
+                # whole replicas (a multiple of the expert-parallel degree); the rest idle
+                d = chips // (t * p * c) // expert_parallel * expert_parallel
+                if d < 1:
+                    continue
+                layout = _Layout(t, p, c, d)
+                estimate = _estimate(base, shape, system, chips, layout, peak, moe, constants)
+                if estimate is not None and (best is None or estimate.step_s < best.step_s):
+                    best = estimate
     if best is None:
         return _infeasible(base, _why_none(shape, system, chips))
     return best
@@ -177,7 +195,7 @@ def training_estimate(
 
 def _pipeline_sizes(layers: int, most: int) -> list[int]:
     """Pipeline depths to try: powers of two up to the layers and the chips left."""
-    return [2**k for k in range(int(math.log2(max(1, min(layers, most)))) + 1) if most % 2**k == 0]
+    return [2**k for k in range(int(math.log2(max(1, min(layers, most)))) + 1)]
 
 
 @dataclass(frozen=True)
@@ -195,45 +213,65 @@ class _Experts:
         return self.params - (self.params - self.active_params) * (1 - 1 / self.expert_parallel)
 
 
-def _layout(base, shape, system, chips, t, p, peak, moe: _Experts, constants):
+@dataclass(frozen=True)
+class _Layout:
+    t: int  #: tensor parallel
+    p: int  #: pipeline stages
+    c: int  #: context parallel
+    d: int  #: data-parallel replicas
+
+
+def _estimate(base, shape, system, chips, layout: _Layout, peak, moe: _Experts, constants):
     """The estimate of one layout, or None when it does not fit HBM or the batch."""
-    d = chips // (t * p)
-    compute_params = moe.active_params
+    t, p, c, d = layout.t, layout.p, layout.c, layout.d
+    working = t * p * c * d  # chips beyond whole replicas idle
     microbatches = shape.batch_tokens / (shape.sequence_tokens * d)
     if microbatches < 1:
         return None
-    memory = moe.per_rank_params / (t * p) * (
-        UNSHARDED_BYTES_PER_PARAM + SHARDED_BYTES_PER_PARAM / d
-    ) + ACTIVATION_BYTES_PER_LAYER_TOKEN_WIDTH * shape.hidden_size * shape.layers * (
-        shape.sequence_tokens / t
+    tokens_per_chip = shape.sequence_tokens / (t * c)
+    memory = (
+        moe.per_rank_params / (t * p) * (UNSHARDED_BYTES_PER_PARAM + SHARDED_BYTES_PER_PARAM / (d * c))
+        + ACTIVATION_BYTES_PER_LAYER_TOKEN_WIDTH * shape.hidden_size * shape.layers * tokens_per_chip
     )
     if memory > system.hbm_gb_per_chip * 1e9 * HBM_USABLE_SHARE:
         return None
-    flops = peak * constants.training_flops_share
-    attention = 6.0 * shape.layers * shape.sequence_tokens * shape.attention_dim
-    compute_s = (6.0 * compute_params + attention) * shape.batch_tokens / (chips * flops)
+    share = constants.training_flops_share
+    attention_peak = min(peak, system.dense_pflops_per_chip("bf16") * 1e15)
+    per_chip_tokens = shape.batch_tokens / working
+    compute_s = per_chip_tokens * (
+        6.0 * moe.active_params / (peak * share)
+        + 6.0 * shape.layers * shape.sequence_tokens * shape.attention_dim / (attention_peak * share)
+    )
     virtual = max(1, shape.layers // p) if p > 1 else 1
     bubble_s = compute_s * (p - 1) / (microbatches * virtual)
     out_bytes_s = system.scale_out_bandwidth_gbit_s_per_chip * 1e9 / 8.0
     up_bytes_s = system.scale_up_bandwidth_gbyte_s_per_chip * 1e9 / 2.0  # one way
-    activation = shape.sequence_tokens * shape.hidden_size * ACTIVATION_BYTES
+    activation = shape.sequence_tokens / c * shape.hidden_size * ACTIVATION_BYTES
+    layers_per_chip = shape.layers / p
     tensor_s = 0.0
-    if t > 1:
-        per_all_reduce = 2.0 * (t - 1) / t * activation / up_bytes_s
-        tensor_s = 4.0 * shape.layers / p * microbatches * per_all_reduce
+    if t > 1:  # two all-reduces forward, two backward, per layer and micro-batch
+        tensor_s = 4.0 * layers_per_chip * microbatches * 2.0 * (t - 1) / t * activation / up_bytes_s
     if moe.expert_parallel > 1:  # tokens to their experts and back, forward and backward
         e = moe.expert_parallel
-        tensor_s += 4.0 * shape.layers / p * microbatches * (e - 1) / e * activation / t / up_bytes_s
-    # forward and backward activations between stages, every virtual stage, each TP rank its shard
-    pipeline_s = 0.0 if p == 1 else 2.0 * virtual * microbatches * activation / t / out_bytes_s
-    exposed_s = max(0.0, _data_parallel_s(moe, system, t, p, d) - compute_s / microbatches)
-    step_s = compute_s + bubble_s + tensor_s + pipeline_s + exposed_s
+        tensor_s += 4.0 * layers_per_chip * microbatches * (e - 1) / e * activation / t / up_bytes_s
+    context_s = 0.0
+    if c > 1:  # keys and values of the other chunks forward, their gradients backward
+        kv = shape.sequence_tokens / c * shape.kv_values_per_layer * ACTIVATION_BYTES / t
+        link = up_bytes_s if t * c <= system.scale_up_domain_chips else out_bytes_s
+        context_s = 2.0 * layers_per_chip * microbatches * (c - 1) * kv / link
+    # forward and backward activations between stages, every virtual stage, each rank its
+    # shard: over the scale-up network when the stages share a domain (TPU pods, NVL72)
+    stage_link = up_bytes_s if t * p * c <= system.scale_up_domain_chips else out_bytes_s
+    pipeline_s = 0.0 if p == 1 else 2.0 * virtual * microbatches * activation / t / stage_link
+    exposed_s = max(0.0, _data_parallel_s(moe, system, layout) - compute_s / microbatches)
+    step_s = compute_s + bubble_s + tensor_s + context_s + pipeline_s + exposed_s
     return TrainingEstimate(
         **base,
         feasible=True,
         reason="",
         tensor_parallel=t,
         pipeline_parallel=p,
+        context_parallel=c,
         data_parallel=d,
         virtual_stages=virtual,
         microbatches=microbatches,
@@ -241,29 +279,34 @@ def _layout(base, shape, system, chips, t, p, peak, moe: _Experts, constants):
         compute_s=compute_s,
         bubble_s=bubble_s,
         tensor_parallel_s=tensor_s,
+        context_parallel_s=context_s,
         pipeline_comm_s=pipeline_s,
         data_parallel_exposed_s=exposed_s,
-        mfu=6.0 * compute_params * shape.batch_tokens / (step_s * chips * peak),
+        mfu=6.0 * moe.active_params * shape.batch_tokens / (step_s * chips * peak),
         tokens_per_s=shape.batch_tokens / step_s,
     )
 
 
-def _data_parallel_s(moe: _Experts, system, t, p, d) -> float:
-    """Reduce-scatter of gradients and all-gather of parameters over ``d`` replicas.
+def _data_parallel_s(moe: _Experts, system, layout: _Layout) -> float:
+    """Reduce-scatter of gradients and all-gather of parameters over the replicas (and the
+    context-parallel chips, which hold the same weights): each moves ``(d - 1) / d`` of a
+    chip's shard, so ``2 (d - 1) / d`` of it in all.
 
-    Replicas that share a scale-up domain reduce among themselves first over its bus,
-    so each chip sends ``1 / k`` of its shard over the scale-out network (``k`` replicas
-    per domain, NCCL's hierarchical all-reduce).
+    Hierarchically, as NCCL does: the ``k`` replicas that share a scale-up domain exchange
+    over its bus, then the ``d / k`` domains over the scale-out network, each chip with
+    ``1 / k`` of its shard.
     """
+    t, p, d = layout.t, layout.p, layout.d * layout.c
     if d == 1:
         return 0.0
     shard = moe.per_rank_params / (t * p) * GRADIENT_BYTES
-    ring = 2.0 * 2.0 * (d - 1) / d  # reduce-scatter + all-gather, each 2 (d-1)/d of a ring pass
-    per_domain = max(1, min(d, system.scale_up_domain_chips // (t * p)))
+    k = max(1, min(d, system.scale_up_domain_chips // (t * p)))
+    groups = d / k
     up_bytes_s = system.scale_up_bandwidth_gbyte_s_per_chip * 1e9 / 2.0
     out_bytes_s = system.scale_out_bandwidth_gbit_s_per_chip * 1e9 / 8.0
-    inside = ring / 2.0 * shard / up_bytes_s if per_domain > 1 else 0.0
-    return inside + ring / 2.0 * shard / per_domain / out_bytes_s
+    inside = 2.0 * (k - 1) / k * shard / up_bytes_s
+    outside = 2.0 * (groups - 1) / groups * shard / k / out_bytes_s if groups > 1 else 0.0
+    return inside + outside
 
 
 def dci_exchange_s(gradient_gb: float, dci_gbit_s: float) -> float:
@@ -294,6 +337,7 @@ def _infeasible(base: dict, reason: str) -> TrainingEstimate:
         reason=reason,
         tensor_parallel=0,
         pipeline_parallel=0,
+        context_parallel=0,
         data_parallel=0,
         virtual_stages=0,
         microbatches=nan,
@@ -301,6 +345,7 @@ def _infeasible(base: dict, reason: str) -> TrainingEstimate:
         compute_s=nan,
         bubble_s=nan,
         tensor_parallel_s=nan,
+        context_parallel_s=nan,
         pipeline_comm_s=nan,
         data_parallel_exposed_s=nan,
         mfu=0.0,

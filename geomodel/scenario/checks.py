@@ -18,7 +18,8 @@ from geomodel.scenario.files import Document
 from geomodel.scenario.job_checks import check_jobs
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem, dotted
-from geomodel.scenario.schema import InferenceService, Scenario, window_bounds
+from geomodel.scenario.schema import Scenario, window_bounds
+from geomodel.scenario.service_checks import check_services
 from geomodel.scenario.serving_rates import service_rates
 from geomodel.scenario.signal_checks import check_carbon_bases, check_grid_prices, check_price_levels
 from geomodel.scenario.weather_checks import check_weather
@@ -67,6 +68,7 @@ _CATALOG_KINDS = {
     "link technology": "link technologies",
     "power source": "power sources",
     "grid power source": "power sources",
+    "language model": "language models",
 }
 
 
@@ -317,6 +319,7 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     check_jobs,
     _workload_names,
     _inference,
+    check_services,
     _sla,
     _capacity,
     check_build_options,

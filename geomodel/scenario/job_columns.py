@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 import numpy as np
-
 import pandas as pd
 
 from geomodel.catalog import Catalog, LanguageModel
@@ -325,9 +324,7 @@ def system_rates(
         eligible[:, k] = spec.scale_up_domain_chips >= group
         for number_format in np.unique(columns.precision):
             if spec.supports(number_format):
-                pflops[columns.precision == number_format, k] = spec.dense_pflops_per_chip(
-                    number_format
-                )
+                pflops[columns.precision == number_format, k] = spec.dense_pflops_per_chip(number_format)
             else:
                 eligible[columns.precision == number_format, k] = False
         pflops[:, k] = np.where(columns.uniform_rate, columns.reference_pflops, pflops[:, k])

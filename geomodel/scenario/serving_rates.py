@@ -62,9 +62,11 @@ def service_rates(scenario: Scenario, catalog: Catalog, systems: list[str]) -> S
             system = catalog.hardware_system(system_name)
             if not service.modelled:
                 flop_per_token = 2.0 * model.active_params if model else service.flop_per_token_value
-                peak = system.dense_pflops_per_chip(service.precision) if system.supports(
-                    service.precision
-                ) else 0.0
+                peak = (
+                    system.dense_pflops_per_chip(service.precision)
+                    if system.supports(service.precision)
+                    else 0.0
+                )
                 rate[i, k] = peak * 1e15 * service.efficiency / flop_per_token
             elif model is not None and means is not None:
                 estimate = serving_estimate(
@@ -80,5 +82,3 @@ def service_rates(scenario: Scenario, catalog: Catalog, systems: list[str]) -> S
                 rate[i, k] = estimate.output_tokens_per_s_per_chip
             allowed[i, k] = rate[i, k] > 0
     return ServiceRates(tokens_per_s_per_chip=rate, allowed=allowed, estimates=estimates)
-
-

@@ -266,7 +266,7 @@ def test_demand_above_capacity_is_a_warning_with_the_first_hours(tmp_path, catal
     assert warning.path == "regions"
     assert warning.message == (
         "inference demand needs up to 150% of the chips that can serve it (all sites, at each "
-        "service's precision and efficiency); short in 3 hours, first 2025-01-01T05:00:00+00:00, "
+        "service's rate per chip); short in 3 hours, first 2025-01-01T05:00:00+00:00, "
         "2025-01-01T06:00:00+00:00, 2025-01-01T20:00:00+00:00"
     )
 

@@ -26,15 +26,32 @@ class ModelShape(Section):
         description="parameters a token passes through (default: all, a dense model)",
         examples=[13e9],
     )
-    layers: Count = Field(gt=0, le=1000, description="transformer layers", examples=[80])
-    hidden_size: Count = Field(gt=0, description="model width", examples=[8192])
-    attention_heads: Count = Field(gt=0, description="query heads", examples=[64])
-    head_dim: Count = Field(default=128, gt=0, description="width of one head", examples=[128])
+    layers: Count = Field(
+        gt=0,
+        le=1000,
+        description="transformer layers",
+        examples=[80],
+        json_schema_extra={"unit": "layers"},
+    )
+    hidden_size: Count = Field(
+        gt=0, description="model width", examples=[8192], json_schema_extra={"unit": "values"}
+    )
+    attention_heads: Count = Field(
+        gt=0, description="query heads", examples=[64], json_schema_extra={"unit": "heads"}
+    )
+    head_dim: Count = Field(
+        default=128,
+        gt=0,
+        description="width of one head",
+        examples=[128],
+        json_schema_extra={"unit": "values"},
+    )
     kv_heads: Count | None = Field(
         default=None,
         gt=0,
         description="key-value heads (grouped-query attention; default: one per query head)",
         examples=[8],
+        json_schema_extra={"unit": "heads"},
     )
     kv_latent_dim: Count | None = Field(
         default=None,
@@ -42,10 +59,21 @@ class ModelShape(Section):
         description="numbers cached per layer and token by latent attention (DeepSeek's MLA: "
         "512 + 64); replaces kv_heads",
         examples=[576],
+        json_schema_extra={"unit": "values"},
     )
-    experts: Count = Field(default=1, ge=1, description="routed experts per layer", examples=[8])
+    experts: Count = Field(
+        default=1,
+        ge=1,
+        description="routed experts per layer",
+        examples=[8],
+        json_schema_extra={"unit": "experts"},
+    )
     experts_per_token: Count = Field(
-        default=1, ge=1, description="routed experts each token uses", examples=[2]
+        default=1,
+        ge=1,
+        description="routed experts each token uses",
+        examples=[2],
+        json_schema_extra={"unit": "experts"},
     )
 
     @model_validator(mode="after")
@@ -54,7 +82,9 @@ class ModelShape(Section):
         if active > self.params:
             raise ValueError(f"active_params {active:g} exceeds params {self.params:g}")
         if self.experts_per_token > self.experts:
-            raise ValueError(f"experts_per_token {self.experts_per_token} exceeds experts {self.experts}")
+            raise ValueError(
+                f"experts_per_token {self.experts_per_token} exceeds experts {self.experts}"
+            )
         if self.experts == 1 and active != self.params:
             raise ValueError("a model with active_params below params needs 'experts' (a mixture)")
         if self.kv_heads is not None and self.kv_latent_dim is not None:
@@ -80,7 +110,13 @@ class JobPool(Section):
     has a ``gpu_hours`` column, in proportion to those.
     """
 
-    jobs: Count = Field(gt=0, le=1_000_000, description="number of jobs", examples=[400])
+    jobs: Count = Field(
+        gt=0,
+        le=1_000_000,
+        description="number of jobs",
+        examples=[400],
+        json_schema_extra={"unit": "jobs"},
+    )
     sizes: dict[Count, Annotated[float, Field(gt=0)]] | None = Field(
         default=None,
         description="chips per job -> share of the jobs (shares are normalised)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+
 import pandas as pd
 from pydantic import Field, model_validator
 
@@ -34,8 +35,6 @@ class Window(Section):
         return self
 
 
-
-
 class TrainingJob(Section):
     """A training run measured in FLOP, with its parallel layout and constraints."""
 
@@ -46,8 +45,7 @@ class TrainingJob(Section):
     )
     model: Name | None = Field(
         default=None,
-        description="catalogue language model trained (its parameters and shape; instead of "
-        "'params')",
+        description="catalogue language model trained (its parameters and shape; instead of 'params')",
         examples=["llama3.1-405b"],
     )
     params: float | None = Field(
@@ -136,7 +134,9 @@ class TrainingJob(Section):
         examples=[0.45],
     )
     precision: Precision = Field(
-        default="bf16", description="number format of the peak FLOPS used", examples=["fp8"]
+        default="bf16",
+        description="number format of the peak FLOPS used (fp4, fp8, bf16, int8)",
+        examples=["fp8"],
     )
     sequence_length: Count = Field(
         default=8192,
@@ -317,7 +317,8 @@ class InferenceService(Section):
         default=None, description="time per output token limit (default: none)", examples=["50 ms"]
     )
     precision: Precision = Field(
-        default="fp8", description="number format of the weights and of the matrix work",
+        default="fp8",
+        description="number format of the weights and of the matrix work",
         examples=["fp4"],
     )
     kv_precision: Precision | None = Field(
