@@ -15,7 +15,6 @@ from geomodel.cli.output import JSON_HELP, console, print_json, print_table
 from geomodel.errors import UsageError
 from geomodel.performance.serving import serving_estimate
 from geomodel.performance.training import (
-    DEFAULT_BATCH_TOKENS,
     DEFAULT_KV_VALUES_PER_LAYER,
     DEFAULT_SEQUENCE_TOKENS,
     TrainingShape,
@@ -53,7 +52,7 @@ def _model(catalog, name, params, active_params, layers, kv_values, experts, exp
     active = params if active_params is None else checks.positive(active_params, "--active-params")
     if active > params:
         raise UsageError("--active-params", f"{active:g} exceeds --params {params:g}")
-    shape = TrainingShape.from_params(params)
+    shape = TrainingShape.from_params(params, active)
     depth = layers or shape.layers
     moe = active < params
     return LanguageModel(
@@ -158,8 +157,8 @@ def train_time(
     sequence_tokens: int = typer.Option(
         DEFAULT_SEQUENCE_TOKENS, "--sequence-length", help="Tokens per sequence."
     ),
-    batch_tokens: float = typer.Option(
-        DEFAULT_BATCH_TOKENS, "--batch-tokens", help="Tokens per optimiser step."
+    batch_tokens: float | None = typer.Option(
+        None, "--batch-tokens", help="Tokens per optimiser step (default: 16M, or 1,024 a chip)."
     ),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
@@ -167,7 +166,8 @@ def train_time(
     checks.positive_int(chips, "--chips")
     checks.positive(tokens, "--tokens")
     checks.positive_int(sequence_tokens, "--sequence-length")
-    checks.positive(batch_tokens, "--batch-tokens")
+    if batch_tokens is not None:
+        checks.positive(batch_tokens, "--batch-tokens")
     _precision(precision, "--precision")
     catalog = build_catalog()
     entry = lookup(catalog.hardware_system, system, "--system", sorted(catalog.hardware), "system")

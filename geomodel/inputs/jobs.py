@@ -69,7 +69,7 @@ def plan_jobs(
     total = float(installed.sum())
     rates = system_rates(columns, systems, catalog, total)
     chips_at = usable_chips(columns, rates, available)
-    spans = may_span((chips_at > 0).any(axis=2), links, list(scenario.sites), columns.pipeline_budget_ms)
+    spans = may_span(columns, (chips_at > 0).any(axis=2), links, list(scenario.sites))
     bounds = np.stack([columns.start_h, columns.end_h], axis=1).reshape(len(columns), 2)
     unique, window_id = np.unique(bounds, axis=0, return_inverse=True)
     hour = np.arange(len(hours), dtype=float)

@@ -29,16 +29,19 @@ def job_shape(
     work_flop: float,
     sequence_tokens: int,
     batch_tokens: float,
+    active_params: float = math.nan,
 ) -> TrainingShape | None:
     """The shape of a job from what it gives (NaN: not given); None when nothing tells it."""
-    extra = {"sequence_tokens": int(sequence_tokens), "batch_tokens": float(batch_tokens)}
+    batch = None if math.isnan(batch_tokens) else float(batch_tokens)
+    extra = {"sequence_tokens": int(sequence_tokens), "batch_tokens": batch}
     if model is not None:
         return TrainingShape.from_model(model, **extra)
     if math.isnan(params):
         if not work_flop > 0:
             return None
         params = compute_optimal_params(work_flop)
-    return TrainingShape.from_params(float(params), **extra)
+    active = None if math.isnan(active_params) else float(active_params)
+    return TrainingShape.from_params(float(params), active, **extra)
 
 
 class JobEstimates:

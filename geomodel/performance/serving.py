@@ -262,7 +262,8 @@ def _times(model, instance: _Instance, batch, prompt_tokens, output_tokens, kv_b
         + instance.comm_s_per_token * prompt_tokens
     )
     step_s = max(weights_s, matmul_s) + attention_s + comm_s + batch / output_tokens * prefill_s
-    alone_s = max(prefill_s, weight_bytes_read(model, weight_bytes, 1.0, instance.t) / instance.bandwidth)
+    one_read_s = weight_bytes_read(model, weight_bytes, 1.0, instance.t) / instance.bandwidth
+    alone_s = max(prefill_s, one_read_s)
     return _StepTimes(step_s, prefill_s, alone_s + step_s, matmul_s >= weights_s)
 
 

@@ -5,7 +5,8 @@ parallel ``t`` inside a scale-up domain, ``p`` pipeline stages, context parallel
 (each sequence split over ``c`` chips), ``d`` data-parallel replicas (as many whole ones as
 ``N`` holds; the chips left over idle and count against the MFU),
 each step a global batch of ``G`` tokens split into micro-batches of one sequence of
-``s`` tokens, ``m = G / (s d)`` per replica. Per step:
+``s`` tokens, ``m = G / (s d)`` per replica (a job that gives no ``G`` takes
+:func:`default_batch_tokens`). Per step:
 
 * **compute**: ``6 P G / (N F) + 6 L s a G / (N F_a)``, the weights' forward and
   backward work at the family's achievable share ``F`` of the chips' dense peak at the
@@ -34,7 +35,7 @@ docs/compute.md derives each term.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from geomodel.catalog.entries import HardwareSystem, Precision
@@ -64,8 +65,16 @@ GRADIENT_BYTES = 2.0
 
 #: Defaults of a job that does not give its own (docs/scenarios.md).
 DEFAULT_SEQUENCE_TOKENS = 8192
-#: Llama 3.1 405B trained on batches of 16M tokens (Llama Team 2024, section 3.4.1).
+#: Llama 3.1 405B trained on batches of 16M tokens on 16,384 GPUs, about 1,024 tokens a
+#: GPU (Llama Team 2024, sections 3.3.2 and 3.4.1): a job that gives no batch takes the
+#: larger of the two for its chips, as a planner grows the batch with the cluster.
 DEFAULT_BATCH_TOKENS = 16 * 2**20
+DEFAULT_BATCH_TOKENS_PER_CHIP = 1024
+
+
+def default_batch_tokens(chips: int) -> float:
+    """Tokens per step of a job that gives none: 16M, or 1,024 a chip on more chips."""
+    return float(max(DEFAULT_BATCH_TOKENS, DEFAULT_BATCH_TOKENS_PER_CHIP * chips))
 
 TENSOR_PARALLEL_SIZES = (1, 2, 4, 8)
 CONTEXT_PARALLEL_SIZES = (1, 2, 4)
@@ -84,13 +93,18 @@ class TrainingShape:
     attention_dim: int
     kv_values_per_layer: int = DEFAULT_KV_VALUES_PER_LAYER
     sequence_tokens: int = DEFAULT_SEQUENCE_TOKENS
-    batch_tokens: float = DEFAULT_BATCH_TOKENS
+    batch_tokens: float | None = None  #: None: :func:`default_batch_tokens` of the chips
 
     @classmethod
-    def from_params(cls, params: float, **kwargs: Any) -> TrainingShape:
-        """A dense model of ``params`` shaped like GPT-3 and Llama 3: ``P = 12 L h^2`` with
-        ``h = 128 L``, so ``L = (P / (12 x 128^2))^(1/3)``."""
-        layers = max(1, round((params / (PARAMS_PER_LAYER_WIDTH2 * WIDTH_PER_LAYER**2)) ** (1 / 3)))
+    def from_params(
+        cls, params: float, active_params: float | None = None, **kwargs: Any
+    ) -> TrainingShape:
+        """A model of ``params`` shaped like GPT-3 and Llama 3: ``N = 12 L h^2`` with
+        ``h = 128 L``, so ``L = (N / (12 x 128^2))^(1/3)``, ``N`` the parameters a token
+        passes through (a mixture of experts is as deep and wide as its active part, as
+        DeepSeek-V3's 37B active parameters in 61 layers of 7,168)."""
+        shaped = active_params or params
+        layers = max(1, round((shaped / (PARAMS_PER_LAYER_WIDTH2 * WIDTH_PER_LAYER**2)) ** (1 / 3)))
         width = WIDTH_PER_LAYER * layers
         return cls(params=params, layers=layers, hidden_size=width, attention_dim=width, **kwargs)
 
@@ -162,6 +176,8 @@ def training_estimate(
     cost of an all-to-all of the tokens before and after each expert layer.
     """
     constants = constants or constants_for(system)
+    if shape.batch_tokens is None:
+        shape = replace(shape, batch_tokens=default_batch_tokens(chips))
     base = {
         "system": system.name,
         "chips": int(chips),

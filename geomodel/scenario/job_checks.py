@@ -155,7 +155,7 @@ class _Judge:
             links = scenario_links(scenario, self.c.catalog)
         except LookupError:
             return np.zeros(len(self.columns), dtype=bool)  # reported by the link checks
-        return may_span(usable.any(axis=2), links, list(scenario.sites), self.columns.pipeline_budget_ms)
+        return may_span(self.columns, usable.any(axis=2), links, list(scenario.sites))
 
     def _window(self, chips_at: np.ndarray, spans: np.ndarray, fits: np.ndarray) -> None:
         """The work fits the window at the job's chips, with and without the goodput factor."""

@@ -43,7 +43,7 @@ class JobColumns:
     params: np.ndarray  #: total parameters (NaN: unknown; the MFU model derives them)
     active_params: np.ndarray  #: parameters a token passes through (NaN: params)
     sequence_tokens: np.ndarray
-    batch_tokens: np.ndarray
+    batch_tokens: np.ndarray  #: NaN: the step model's default for the job's chips
     max_chips: np.ndarray  #: NaN: every installed chip
     min_chips: np.ndarray  #: chips kept in every step of the window (0: may pause)
     tp: np.ndarray
@@ -61,6 +61,8 @@ class JobColumns:
     restart_minutes: np.ndarray
     #: false: the work already includes failures (goodput 1), as measured traces do
     goodput_modelled: np.ndarray
+    #: the job runs at one site at a time (a pool's members, sized to fit one)
+    one_site: np.ndarray
 
     def __len__(self) -> int:
         return len(self.name)
@@ -94,6 +96,7 @@ def empty_columns(n_sites: int) -> JobColumns:
         pp=np.zeros(0, dtype=np.int64),
         uniform_rate=np.zeros(0, dtype=bool),
         goodput_modelled=np.zeros(0, dtype=bool),
+        one_site=np.zeros(0, dtype=bool),
         allowed=np.zeros((0, n_sites), dtype=bool),
     )
     return JobColumns(**values)
@@ -146,7 +149,7 @@ def yaml_job_columns(scenario: Scenario, catalog: Catalog) -> JobColumns:
             "params": np.nan if params is None else params,
             "active_params": np.nan if active is None else active,
             "sequence_tokens": job.sequence_length,
-            "batch_tokens": job.batch_tokens,
+            "batch_tokens": np.nan if job.batch_tokens is None else job.batch_tokens,
             "max_chips": np.nan if job.max_chips is None else float(job.max_chips),
             "min_chips": float(job.min_chips or 0),
             "tp": job.tp,
@@ -165,6 +168,7 @@ def yaml_job_columns(scenario: Scenario, catalog: Catalog) -> JobColumns:
             "checkpoint_minutes": checkpoint_gb / job.checkpoint_bandwidth / 60.0,
             "restart_minutes": job.restart,
             "goodput_modelled": True,
+            "one_site": job.pool is not None,
         }
         members = [(name, values["max_chips"], 1.0)]
         if job.pool is not None:
@@ -173,7 +177,14 @@ def yaml_job_columns(scenario: Scenario, catalog: Catalog) -> JobColumns:
             member_values = {**values, "name": member, "max_chips": chips, "work_eflop": work * share}
             for key, value in member_values.items():
                 rows[key].append(value)
-    dtypes = {"name": object, "table": object, "precision": object, "model": object, "allowed": bool}
+    dtypes = {
+        "name": object,
+        "table": object,
+        "precision": object,
+        "model": object,
+        "allowed": bool,
+        "one_site": bool,
+    }
     return JobColumns(**{key: np.array(values, dtype=dtypes.get(key)) for key, values in rows.items()})
 
 
@@ -265,7 +276,9 @@ def _measured_mfu(job: TrainingJob, catalog: Catalog, model: LanguageModel | Non
     """The performance model's MFU of a GPU-hours job on the system they were measured on
     (NaN when the job gives no shape: the checks ask for 'mfu', 'params' or 'model')."""
     params = job.params if job.params is not None else np.nan
-    shape = job_shape(model, params, np.nan, job.sequence_length, job.batch_tokens)
+    batch = np.nan if job.batch_tokens is None else job.batch_tokens
+    active = job.active_params if job.active_params is not None else np.nan
+    shape = job_shape(model, params, np.nan, job.sequence_length, batch, active)
     if shape is None or job.max_chips is None:
         return np.nan
     system = catalog.hardware_system(job.system)
@@ -361,6 +374,7 @@ def _job_mfu(columns: JobColumns, specs: list, chips: np.ndarray, catalog: Catal
             columns.work_eflop[j] * 1e18,
             columns.sequence_tokens[j],
             columns.batch_tokens[j],
+            columns.active_params[j],
         )
         if shape is None:
             note[j] = "no shape: give 'mfu', 'params' or 'model'"
@@ -386,12 +400,14 @@ def usable_chips(columns: JobColumns, rates: SystemRates, chips: np.ndarray) -> 
     return usable * chips[None]
 
 
-def may_span(at_site: np.ndarray, links: list, sites: list[str], budget_ms: np.ndarray) -> np.ndarray:
+def may_span(columns: JobColumns, at_site: np.ndarray, links: list, sites: list[str]) -> np.ndarray:
     """Jobs with two usable sites (``at_site``: job x site) joined by a link whose one-way
-    latency fits the job's pipeline budget (any link when it has none)."""
+    latency fits the job's pipeline budget (any link when it has none); a pool's members
+    run at one site."""
+    budget_ms = columns.pipeline_budget_ms
     spans = np.zeros(at_site.shape[0], dtype=bool)
     for link in links:
         a, b = sites.index(link.site_a), sites.index(link.site_b)
         fast = np.isnan(budget_ms) | (link.latency_ms <= budget_ms)
         spans |= at_site[:, a] & at_site[:, b] & fast
-    return spans
+    return spans & ~columns.one_site

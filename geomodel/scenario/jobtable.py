@@ -484,7 +484,7 @@ def _columns(
         params=np.full(n, np.nan),
         active_params=np.full(n, np.nan),
         sequence_tokens=np.full(n, TrainingJob.model_fields["sequence_length"].default),
-        batch_tokens=np.full(n, TrainingJob.model_fields["batch_tokens"].default),
+        batch_tokens=np.full(n, np.nan),
         max_chips=cap,
         min_chips=np.where(np.isnan(min_chips), 0.0, min_chips),
         **degrees,
@@ -499,6 +499,7 @@ def _columns(
         checkpoint_minutes=np.zeros(n),
         restart_minutes=np.full(n, float(spec.restart)),
         goodput_modelled=np.full(n, not spec.failures_in_work),
+        one_site=np.zeros(n, dtype=bool),
     ).take(keep)
 
 

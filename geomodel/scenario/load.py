@@ -151,7 +151,7 @@ def _resolve(
     problems += check_scenario(scenario, catalog, document)
     if any(p.severity == "error" for p in problems):
         raise ScenarioError(problems, label)
-    problems += _check_other_variants(base, variants, override_map, catalog, command_line)
+    problems += _check_other_variants(base, variants, override_map, catalog, command_line, folder)
     origin.warnings = problems
     origin.plugin_versions = catalog.versions()
     origin.scenario_hash = scenario_hash(scenario)
@@ -236,6 +236,7 @@ def _check_other_variants(
     overrides: dict[str, Any],
     catalog: Catalog,
     command_line: bool = False,
+    folder: FilePath | None = None,
 ) -> list[Problem]:
     """Warnings for each variant not applied that would fail if it were applied alone.
 
@@ -252,7 +253,9 @@ def _check_other_variants(
         try:
             document = _apply_overrides(_apply_variants(base, (name,), ""), overrides, command_line)
             scenario = Scenario.model_validate(document.data)
-            found = check_scenario(scenario, catalog, document)
+            origin = ScenarioOrigin(None, folder or FilePath("."), (name,), overrides, document)
+            scenario._origin = origin  # the tables its workloads name, as the base reads them
+            found = read_workload_tables(scenario, origin) + check_scenario(scenario, catalog, document)
         except ValidationError as error:
             found = problems_from_validation(error, Scenario, document)
         except ScenarioError as error:

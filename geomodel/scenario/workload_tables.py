@@ -9,6 +9,7 @@ first bad row; every table is read once, when the scenario is loaded.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path as FilePath
 
 import numpy as np
@@ -90,7 +91,18 @@ def _numbers(frame: pd.DataFrame, column: str, path: FilePath, low: float) -> np
 
 
 def token_means(path: FilePath, prompt_column: str, output_column: str) -> tuple[float, float]:
-    """Mean prompt and output tokens per request of a request table."""
+    """Mean prompt and output tokens per request of a request table (read once per file
+    version: the variant checks and the app read the same table again)."""
+    try:
+        version = path.stat().st_mtime_ns
+    except OSError:
+        raise TableError(f"file {path.name} does not exist") from None
+    return _token_means(str(path), version, prompt_column, output_column)
+
+
+@lru_cache(maxsize=64)
+def _token_means(path: str, version: int, prompt_column: str, output_column: str) -> tuple[float, float]:
+    path = FilePath(path)
     frame = _read(path)
     if frame.empty:
         raise TableError(f"{path.name} has no requests")

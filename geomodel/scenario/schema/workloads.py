@@ -145,10 +145,11 @@ class TrainingJob(Section):
         examples=[2048],
         json_schema_extra={"unit": "tokens"},
     )
-    batch_tokens: float = Field(
-        default=16 * 2**20,
+    batch_tokens: float | None = Field(
+        default=None,
         gt=0,
-        description="tokens per optimiser step (global batch; Llama 3.1 405B: 16M)",
+        description="tokens per optimiser step (global batch; default: 16M, as Llama 3.1 405B, or "
+        "1,024 a chip on more than 16,384 chips)",
         examples=[4e6],
         json_schema_extra={"unit": "tokens"},
     )
