@@ -33,7 +33,7 @@ def test_each_hook_call_is_traced_with_plugin_arguments_result_and_time(monkeypa
         ("register_power_sources", "firm"),
         ("validate_scenario", "battery"),
     ]
-    assert lines[0]["args"] == "" and lines[0]["result"] == "list of 11 HardwareSystem"
+    assert lines[0]["args"] == "" and lines[0]["result"] == "list of 13 HardwareSystem"
     assert lines[3]["args"] == "scenario=Scenario 'minimal'" and lines[3]["result"] == "list of 0"
 
 
