@@ -36,3 +36,12 @@ def run_fresh(
     if done.returncode != 0:
         raise RuntimeError(f"child {Path(script).name} {args} failed:\n{done.stderr[-4000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def answer_if_child(argv: list[str], child) -> bool:
+    """In ``_child`` mode (``_child NAME JSON``), print ``child(NAME, JSON)`` as the one
+    JSON line a parent reads, and say so; otherwise do nothing."""
+    if not argv or argv[0] != "_child":
+        return False
+    print(json.dumps(child(argv[1], json.loads(argv[2])), default=str))
+    return True

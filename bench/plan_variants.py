@@ -28,7 +28,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from fresh_process import run_fresh  # noqa: E402
+from fresh_process import answer_if_child, run_fresh  # noqa: E402
 
 SCENARIO = HERE.parent / "scenarios" / "plan-100k-gpu.yaml"
 VARIANTS = (
@@ -103,27 +103,34 @@ def summarise(result) -> dict[str, Any]:
     }
 
 
-def child(variant: str, overrides: list[str]) -> dict[str, Any]:
-    """Solve one variant of the flagship in this process."""
+def solve_and_summarise(label: str, path: Path, catalog, **load_options: Any) -> dict[str, Any]:
+    """Load ``path`` with ``load_options``, solve it with ``catalog`` and summarise it."""
     import time
 
     from geomodel.api import solve
-    from geomodel.catalog import build_catalog
     from geomodel.scenario import load_scenario
 
     started = time.perf_counter()
-    catalog = build_catalog()
-    variants = [] if variant == "base" else [variant]
-    scenario = load_scenario(SCENARIO, variants=variants, overrides=overrides, catalog=catalog)
+    scenario = load_scenario(path, catalog=catalog, **load_options)
     result = solve(scenario, catalog=catalog)
     if not result.has_solution:
-        return {"variant": variant, "status": result.status, "messages": result.messages}
+        return {"variant": label, "status": result.status, "messages": result.messages}
     return {
-        "variant": variant,
+        "variant": label,
         "status": result.status,
         "seconds": time.perf_counter() - started,
         **summarise(result),
     }
+
+
+def child(variant: str, overrides: list[str]) -> dict[str, Any]:
+    """Solve one variant of the flagship in this process."""
+    from geomodel.catalog import build_catalog
+
+    variants = [] if variant == "base" else [variant]
+    return solve_and_summarise(
+        variant, SCENARIO, build_catalog(), variants=variants, overrides=overrides
+    )
 
 
 def _money(value: float) -> str:
@@ -196,10 +203,29 @@ def site_table(rows: list[dict[str, Any]], field: str, fmt: str, markdown: bool)
     return table(rows, columns, markdown)
 
 
+def solve_each(
+    script: str, labels: list[str], overrides: list[str], json_path: Path | None, note=None
+) -> list[dict[str, Any]]:
+    """Each label's ``_child`` run of ``script`` in a fresh process, as it finishes: its
+    status printed (and ``note(row)``), the rows so far written to ``json_path``."""
+    rows = []
+    for label in labels:
+        row = run_fresh(script, label, json.dumps(overrides), single_threaded=False)
+        if "kpis" not in row:
+            print(f"{label}: {row['status']}: {row.get('messages')}", flush=True)
+            continue
+        rows.append(row)
+        print(f"{label}: {row['status']} in {row['seconds']:.1f} s", flush=True)
+        if note is not None:
+            print(f"  {note(row)}", flush=True)
+        if json_path:
+            json_path.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "_child":
-        print(json.dumps(child(argv[1], json.loads(argv[2])), default=str))
+    if answer_if_child(argv, child):
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
@@ -209,16 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--json", type=Path)
     options = parser.parse_args(argv)
-    rows = []
-    for variant in options.variants:
-        row = run_fresh(__file__, variant, json.dumps(options.set), single_threaded=False)
-        if "kpis" not in row:
-            print(f"{variant}: {row['status']}: {row.get('messages')}", flush=True)
-            continue
-        rows.append(row)
-        print(f"{variant}: {row['status']} in {row['seconds']:.1f} s", flush=True)
-        if options.json:
-            options.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    rows = solve_each(__file__, options.variants, options.set, options.json)
     if not rows:
         return 1
     print()

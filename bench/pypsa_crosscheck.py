@@ -110,7 +110,7 @@ def site_load_mw(inputs) -> Any:
 
     chips = inputs["chips_installed"].values  # (site, system)
     idle = inputs["idle_power_kw_per_chip"].values / 1000
-    active = inputs["active_power_kw_per_chip"].values / 1000
+    serving = inputs["serving_power_kw_per_chip"].values / 1000  # a serving chip's draw
     pue = inputs["pue"].values
     demand = inputs["demand_tokens_per_s"].values[0] / 1e6  # (region, time), service 0
     pflops = inputs["service_pflops_per_chip"].values[0]  # (system,)
@@ -120,7 +120,7 @@ def site_load_mw(inputs) -> Any:
     for s in range(inputs.sizes["site"]):
         (h,) = np.flatnonzero(chips[s] > 0)
         working = demand[s] * need / (pflops[h] * efficiency)  # region s is next to site s
-        load[s] = pue[s] * (chips[s, h] * idle[h] + working * (active[h] - idle[h]))
+        load[s] = pue[s] * (chips[s, h] * idle[h] + working * (serving[h] - idle[h]))
     return load
 
 

@@ -6,11 +6,13 @@ Run by hand (tests/inputs/test_weather_fidelity.py checks rows of the table it p
     python bench/weather_fidelity.py --markdown # the table docs/fidelity.md shows
 
 For each of the 16 weather points of the shipped 2023 year: the mean and 99th
-percentile outdoor wet-bulb, the share of hours the economiser carries the load
-alone (wet-bulb <= 12 degC), the annual mean and peak PUE on the default curve
-(``pue: {model: weather}``), and the annual capacity factors of weather-driven solar
-(``solar_pv``, per kW of DC nameplate) and wind (``wind_onshore``, E-115/3000 at
-100 m) next to the catalogue's figure for the nearest grid region.
+percentile outdoor wet-bulb, the share of hours an evaporative plant's economiser
+carries the load alone (wet-bulb <= 12 degC), the annual mean PUE on each cooling
+kind's curve (``pue: {model: weather}``; the peak on the evaporative one), the
+evaporative plant's annual WUE (geomodel.inputs.water), and the annual capacity
+factors of weather-driven solar (``solar_pv``, per kW of DC nameplate) and wind
+(``wind_onshore``, E-115/3000 at 100 m, the log law over the default terrain) next to
+the catalogue's figure for the nearest grid region.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geomodel.inputs.pue import weather_pue, wet_bulb_c
-from geomodel.scenario.schema.pue import WeatherPue
+from geomodel.inputs.pue import outdoor_temperature_c, weather_pue, wet_bulb_c
+from geomodel.inputs.water import tower_wue
+from geomodel.scenario.schema.pue import COOLING_CURVES
+from geomodel.scenario.schema.weather import TERRAIN_ROUGHNESS_M
 from geomodel_builtins import measured, weather
 from geomodel_builtins._tables import nearest_grid_region
 from geomodel_builtins.power import solar, wind
@@ -31,8 +35,10 @@ HEAD = (
     "wet-bulb mean degC",
     "wet-bulb p99 degC",
     "economiser hours",
-    "PUE mean",
-    "PUE max",
+    "PUE evaporative (max)",
+    "PUE air",
+    "PUE liquid",
+    "WUE evaporative L/kWh",
     "solar CF (catalogue)",
     "wind CF (catalogue)",
 )
@@ -46,6 +52,9 @@ class ZoneRow:
     economiser_share: float
     pue_mean: float
     pue_max: float
+    pue_air: float
+    pue_liquid: float
+    wue: float
     solar_cf: float
     solar_cf_catalogue: float
     wind_cf: float
@@ -60,8 +69,10 @@ class ZoneRow:
             f"{self.wet_bulb_mean_c:.1f}",
             f"{self.wet_bulb_p99_c:.1f}",
             f"{self.economiser_share:.0%}",
-            f"{self.pue_mean:.3f}",
-            f"{self.pue_max:.3f}",
+            f"{self.pue_mean:.3f} ({self.pue_max:.3f})",
+            f"{self.pue_air:.3f}",
+            f"{self.pue_liquid:.3f}",
+            f"{self.wue:.2f}",
             f"{self.solar_cf:.3f} ({catalogue(self.solar_cf_catalogue)})",
             f"{self.wind_cf:.3f} ({catalogue(self.wind_cf_catalogue)})",
         ]
@@ -71,9 +82,11 @@ def zone_row(zone: str) -> ZoneRow:
     """The year at one weather point."""
     hours = measured.data_hours()
     frame = weather.site_weather(zone, hours)
-    curve = WeatherPue(model="weather")
+    pue = {
+        kind: weather_pue(outdoor_temperature_c(frame, curve), curve)
+        for kind, curve in COOLING_CURVES.items()
+    }
     wet = wet_bulb_c(frame["temperature_c"].to_numpy(), frame["relative_humidity_pct"].to_numpy())
-    pue = weather_pue(wet, curve)
     point = weather.weather_points()[zone]
     region = nearest_grid_region(point)
     solar_cf = solar.weather_output(point, frame, 0.25)
@@ -81,15 +94,18 @@ def zone_row(zone: str) -> ZoneRow:
         frame["wind_speed_10m_m_s"].to_numpy(),
         wind.DEFAULT_TURBINE,
         wind.DEFAULT_HUB_HEIGHT_M,
-        wind.DEFAULT_SHEAR_EXPONENT,
+        TERRAIN_ROUGHNESS_M[wind.DEFAULT_TERRAIN],
     )
     return ZoneRow(
         zone,
         float(wet.mean()),
         float(np.percentile(wet, 99)),
-        float(np.mean(wet <= curve.economiser_below)),
-        float(pue.mean()),
-        float(pue.max()),
+        float(np.mean(wet <= COOLING_CURVES["evaporative"].economiser_below)),
+        float(pue["evaporative"].mean()),
+        float(pue["evaporative"].max()),
+        float(pue["air"].mean()),
+        float(pue["liquid"].mean()),
+        float(tower_wue(frame, pue["evaporative"]).mean()),
         float(solar_cf.mean()),
         float(region["solar_cf"]),
         float(wind_cf.mean()),
@@ -115,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.markdown:
         print(markdown(table))
         return
-    widths = (14, 19, 18, 17, 9, 9, 21, 20)
+    widths = (14, 19, 18, 17, 22, 9, 11, 22, 21, 20)
     print("".join(h.ljust(w) for h, w in zip(HEAD, widths, strict=True)))
     for row in table:
         print("".join(c.ljust(w) for c, w in zip(row.cells(), widths, strict=True)))

@@ -60,6 +60,7 @@ TERM_KPIS = dict(
             "fixed_om_cost_term_usd",
             "storage_cost_term_usd",
             "transfer_cost_term_usd",
+            "water_cost_term_usd",
         ),
         strict=True,
     )

@@ -48,8 +48,10 @@ def register_hardware_systems() -> list[HardwareSystem]:
         A name a built-in (or an earlier plugin) has is refused.
     Units:
         ``*_pflops_per_chip`` dense PFLOPS; ``hbm_gb_per_chip`` GB;
-        ``active_power_kw_per_chip`` and ``idle_power_kw_per_chip`` kW per chip
-        including its share of host, switch and fan power;
+        ``active_power_kw_per_chip`` (nameplate) and ``idle_power_kw_per_chip`` kW per
+        chip including its share of host, switch and fan power; optional
+        ``training_power_kw_per_chip`` and ``serving_power_kw_per_chip``, the same
+        scope at typical load (default: the nameplate);
         ``scale_up_bandwidth_gbyte_s_per_chip`` GB/s bidirectional;
         ``scale_out_bandwidth_gbit_s_per_chip`` Gb/s; ``mtbf_hours_per_chip`` h;
         ``capex_usd_per_system`` USD.

@@ -1,6 +1,7 @@
 """Built-in build costs, from ``plugins/data/build_costs.csv`` (docs/costs.md).
 
-The table gives capex and fixed O&M in the unit its source quotes (USD/kW, USD/kWh,
+The table gives capex (with its published range where sources disagree by more than
+30 %: ``capex_low`` and ``capex_high``) and fixed O&M in the unit its source quotes (USD/kW, USD/kWh,
 USD/MW_IT, USD/pair-km, ...); each row becomes a :class:`BuildCost` in the catalogue's
 units (per MW, per MWh, per pair-km, ...), with ``src_<field>`` cells as figure sources.
 """
@@ -35,6 +36,7 @@ SOURCE_COLUMNS = {
     "src_fixed_om": "fixed_om_usd_per_unit_year",
     "src_lifetime_years": "lifetime_years",
     "src_variable_cost_usd_per_mwh": "variable_cost_usd_per_mwh",
+    "src_capex_range": "capex_low_usd_per_unit",
 }
 
 
@@ -50,13 +52,16 @@ def cost_from_row(row: Row) -> BuildCost:
         field: float(row[column])
         for column, field in (
             ("capex", "capex_usd_per_unit"),
+            ("capex_low", "capex_low_usd_per_unit"),
+            ("capex_high", "capex_high_usd_per_unit"),
             ("variable_cost_usd_per_mwh", "variable_cost_usd_per_mwh"),
             ("gbit_s_per_unit", "gbit_s_per_unit"),
         )
         if row.get(column)
     }
-    if "capex_usd_per_unit" in optional:
-        optional["capex_usd_per_unit"] *= factor
+    for field in ("capex_usd_per_unit", "capex_low_usd_per_unit", "capex_high_usd_per_unit"):
+        if field in optional:
+            optional[field] *= factor
     return BuildCost(
         name=row["name"],
         asset_class=row["asset_class"],

@@ -8,7 +8,10 @@ system: ``system_power_kw`` (all-in power of one system at load) and
 * idle power per chip = ``IDLE_CHIP_FRACTION`` x chip TDP +
   ``IDLE_OVERHEAD_FRACTION`` x (active power - chip TDP), an engineering estimate;
 * MTBF per chip, where the table leaves it empty, scales the Llama 3 calibration
-  of the H100 by chip power (:func:`mtbf_hours_from_tdp`), an estimate.
+  of the H100 by chip power (:func:`mtbf_hours_from_tdp`), an estimate;
+* power at training and at serving load per chip, from ``plugins/data/hardware_power.csv``
+  (measured where a study measured it, else the measured share of nameplate applied, an
+  estimate); a system the table leaves out draws its nameplate at load.
 
 ``docs/catalogues.md`` explains each rule and lists every figure with its source.
 """
@@ -53,8 +56,22 @@ def mtbf_hours_from_tdp(chip_tdp_kw: float) -> float:
     return MTBF_ANCHOR_HOURS / relative_rate
 
 
+def load_power_fields(name: str) -> tuple[dict[str, float], dict[str, str]]:
+    """Training and serving power of system ``name`` and their sources, from
+    ``hardware_power.csv``; empty when the table has no row for it (nameplate then)."""
+    rows = [row for row in read_table("hardware_power") if row["name"] == name]
+    values: dict[str, float] = {}
+    sources: dict[str, str] = {}
+    for row in rows:
+        for load in ("training", "serving"):
+            field = f"{load}_power_kw_per_chip"
+            values[field] = float(row[field])
+            sources[field] = f"{row[f'{load}_source']} [{row[f'{load}_source_type']}]"
+    return values, sources
+
+
 def system_from_row(row: Row) -> HardwareSystem:
-    """One catalogue entry from one row of the table."""
+    """One catalogue entry from one row of the table (and its row of the power table)."""
     fields = HardwareSystem.model_fields
     chips = int(row["chips_per_system"])
     chip_tdp_kw = float(row["chip_tdp_kw"])
@@ -66,6 +83,9 @@ def system_from_row(row: Row) -> HardwareSystem:
         f"(active - chip TDP); {tdp_note} [estimate]"
     )
     values = entry_fields(row, fields)
+    load_values, load_sources = load_power_fields(row["name"])
+    values.update(load_values)
+    sources.update(load_sources)
     if not row["mtbf_hours_per_chip"]:
         values["mtbf_hours_per_chip"] = mtbf_hours_from_tdp(chip_tdp_kw)
         sources["mtbf_hours_per_chip"] = (

@@ -11,8 +11,8 @@ Why 150 km: an ERA5 value stands for a cell of about 28 x 28 km, and within a
 few cells weather on land tracks closely unless a coast or a mountain range lies
 between. The archive's own points show it (docs/fidelity.md, pinned by
 tests/builtins/test_weather.py): New York and Philadelphia, 128 km apart, have
-hourly wet-bulb temperatures 0.7 K apart at the median and, on the default
-weather-driven PUE curve, annual mean PUEs 0.003 apart with 90 % of hours within
+hourly wet-bulb temperatures 0.7 K apart at the median and, on a chilled-water PUE
+curve from 1.10 to 1.35 at 26 degC wet-bulb, annual mean PUEs 0.003 apart with 90 % of hours within
 0.023; points 540-710 km apart (Toronto-Philadelphia, Sydney-Melbourne) differ by
 2.5-3.2 K, 0.016-0.040 and 0.07-0.13. Sites with a coast or a mountain range
 between them and the point should set their own PUE.

@@ -63,11 +63,11 @@ def serving_costs(h100) -> dict:
     """Objective (USD) when a share f of the demand is served at near, as a function of f.
 
     1 Mtoken/s needs 200 PFLOPS / (1.979 x 0.5) = 202.12 chips working, i.e.
-    202.12 x (1.275 - 0.3925) kW x 1.2 PUE = 0.21405 MW above idle, for 2 h. Each site's
+    202.12 x (0.8925 - 0.3925) kW x 1.2 PUE = 0.12127 MW above idle at serving load, for 2 h. Each site's
     800 idle chips draw 0.3768 MW for 2 h regardless.
     """
     chips = 200 / (h100.fp8_pflops * 0.5)
-    work_mwh = chips * h100.working_extra_kw / 1000 * 1.2 * 2
+    work_mwh = chips * h100.serving_extra_kw / 1000 * 1.2 * 2
     idle_mwh = 800 * h100.idle_kw / 1000 * 1.2 * 2
     return {
         "work_mwh": work_mwh,

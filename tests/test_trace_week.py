@@ -64,7 +64,7 @@ def test_each_site_has_the_servers_its_own_jobs_need(catalog):
     scenario = load_scenario(SCENARIO, catalog=catalog)
     servers = make_trace_week.servers_per_site(pd.read_csv(DATA / "trace-week-jobs.csv"))
     assert {name: site.systems["hgx_h100_8"] for name, site in scenario.sites.items()} == servers
-    assert {name: site.availability for name, site in scenario.sites.items()} == dict.fromkeys(
+    assert {name: site.utilisation for name, site in scenario.sites.items()} == dict.fromkeys(
         servers, make_trace_week.AVAILABILITY
     )
 

@@ -2,10 +2,11 @@
 
 The plugin is ``tests/plugin_fixtures/reanalysis_weather.py``: saturated air (relative
 humidity 100 %, so the wet-bulb equals the dry-bulb) at 15 + 5 cos(2 pi (UTC hour - 15)
-/ 24) degC. The PUE expected at each hour is worked out below from the default curve
-of docs/scenarios.md ("pue: {model: weather}": economiser below 12 degC wet-bulb at
-PUE 1.10, chillers carry all from 18 degC, PUE 1.35 at the 26 degC design wet-bulb;
-lift = wet-bulb - 12 + 7 K, 21 K at design):
+/ 24) degC. The PUE expected at each hour is worked out below from the evaporative
+curve of docs/scenarios.md ("pue: {model: weather}": economiser below 12 degC wet-bulb,
+chillers carry all from 18 degC, the 26 degC design wet-bulb; lift = wet-bulb - 12 + 7 K,
+21 K at design), with the scenario's own levels: PUE 1.10 on the economiser, 1.35 at
+design:
 
     10 degC (03:00 UTC): below 12, economiser only        -> 1.10
     15 degC (09:00, 21:00): share 3/6 = 0.5, lift 10 K    -> 1.10 + 0.25 x 0.5 x 10/21 = 1.159524
@@ -51,7 +52,7 @@ sites:
     lon: {lon}
     grid: grid_us_ia_miso
     power_envelope: 5 MW
-    pue: {{model: weather}}
+    pue: {{model: weather, pue_economiser: 1.10, pue_design: 1.35}}
     systems: {{hgx_h100_8: 100}}
 training:
   pretrain:

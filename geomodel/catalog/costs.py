@@ -18,6 +18,7 @@ from geomodel.catalog.entries import CatalogEntry, EntryName
 #: Assets the core builds that are not catalogue entries, by the name ``applies_to`` uses.
 GENERIC_ASSETS: dict[str, str] = {
     "facility": "data-centre construction per MW (power envelope)",
+    "grid_connection": "a grid-connected site's substation and interconnection per MW",
     "site": "the fixed cost of opening a new site",
     "battery_power": "a battery's power part per MW",
     "battery_energy": "a battery's energy part per MWh",
@@ -52,6 +53,18 @@ class BuildCost(CatalogEntry):
         le=1e10,
         description="overnight capital cost; none for systems priced by the hardware catalogue",
     )
+    capex_low_usd_per_unit: float | None = Field(
+        default=None,
+        ge=0,
+        le=1e10,
+        description="low end of the published capex range, where sources disagree",
+    )
+    capex_high_usd_per_unit: float | None = Field(
+        default=None,
+        ge=0,
+        le=1e10,
+        description="high end of the published capex range, where sources disagree",
+    )
     fixed_om_usd_per_unit_year: float = Field(ge=0, le=1e9, description="fixed O&M a year")
     variable_cost_usd_per_mwh: float | None = Field(
         default=None,
@@ -67,6 +80,19 @@ class BuildCost(CatalogEntry):
     cost_year: int = Field(ge=1990, le=2100, description="year the cost applies to")
     usd_year: int = Field(ge=1990, le=2100, description="dollar basis: costs are in USD of this year")
     region: str = Field(default="", max_length=64, description="where the figure applies")
+
+    @model_validator(mode="after")
+    def _range_holds_the_capex(self) -> BuildCost:
+        low, high, capex = (
+            self.capex_low_usd_per_unit,
+            self.capex_high_usd_per_unit,
+            self.capex_usd_per_unit,
+        )
+        if (low is None) != (high is None):
+            raise ValueError("capex_low_usd_per_unit and capex_high_usd_per_unit go together")
+        if low is not None and not (low <= (capex if capex is not None else low) <= high):
+            raise ValueError(f"capex {capex} lies outside its range {low}-{high}")
+        return self
 
     @model_validator(mode="after")
     def _module_rate(self) -> BuildCost:

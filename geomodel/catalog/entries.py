@@ -143,19 +143,54 @@ class HardwareSystem(CatalogEntry):
         ge=0.05, le=5, description="at load, incl. the chip's share of host, switch and fans"
     )
     idle_power_kw_per_chip: float = Field(ge=0, le=5, description="powered but idle, same scope")
+    training_power_kw_per_chip: float | None = Field(
+        default=None,
+        ge=0,
+        le=5,
+        description="typical draw while training, same scope; None: the nameplate "
+        "active_power_kw_per_chip (what a plugin that measured nothing keeps)",
+    )
+    serving_power_kw_per_chip: float | None = Field(
+        default=None,
+        ge=0,
+        le=5,
+        description="typical draw while serving inference, same scope; None: the nameplate",
+    )
     scale_up_bandwidth_gbyte_s_per_chip: float = Field(gt=0, description="bidirectional")
     scale_out_bandwidth_gbit_s_per_chip: float = Field(gt=0)
     mtbf_hours_per_chip: float = Field(gt=0, description="mean time between job-interrupting faults")
     capex_usd_per_system: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="after")
-    def _idle_below_active(self) -> HardwareSystem:
+    def _powers_in_order(self) -> HardwareSystem:
         if self.idle_power_kw_per_chip > self.active_power_kw_per_chip:
             raise ValueError(
                 f"idle_power_kw_per_chip {self.idle_power_kw_per_chip} exceeds "
                 f"active_power_kw_per_chip {self.active_power_kw_per_chip}"
             )
+        for name in ("training_power_kw_per_chip", "serving_power_kw_per_chip"):
+            load = getattr(self, name)
+            if (
+                load is not None
+                and not self.idle_power_kw_per_chip <= load <= self.active_power_kw_per_chip
+            ):
+                raise ValueError(
+                    f"{name} {load} is outside idle_power_kw_per_chip {self.idle_power_kw_per_chip} "
+                    f"to active_power_kw_per_chip {self.active_power_kw_per_chip} (nameplate)"
+                )
         return self
+
+    @property
+    def training_kw_per_chip(self) -> float:
+        """Power of a training chip: the measured figure, or the nameplate when none is given."""
+        load = self.training_power_kw_per_chip
+        return self.active_power_kw_per_chip if load is None else load
+
+    @property
+    def serving_kw_per_chip(self) -> float:
+        """Power of a serving chip: the measured figure, or the nameplate when none is given."""
+        load = self.serving_power_kw_per_chip
+        return self.active_power_kw_per_chip if load is None else load
 
     @property
     def power_kw_per_system(self) -> float:

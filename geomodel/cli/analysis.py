@@ -120,17 +120,24 @@ def reliability(
     restart_minutes: float = typer.Option(
         DEFAULT_RESTART_MINUTES, "--restart-minutes", help="Time to restart after a failure, min."
     ),
+    mtbf_hours: float | None = typer.Option(
+        None,
+        "--mtbf-hours",
+        help="MTBF per chip, h, replacing the catalogue's (docs/tools.md gives the published range).",
+    ),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Cluster MTBF, Young/Daly checkpoint interval and the goodput factor of a job."""
     checks.positive_int(chips, "--chips")
+    if mtbf_hours is not None:
+        checks.positive(mtbf_hours, "--mtbf-hours")
     checks.non_negative(checkpoint_minutes, "--checkpoint-minutes")
     checks.non_negative(restart_minutes, "--restart-minutes")
     catalog = build_catalog()
     entry = lookup(
         catalog.hardware_system, system, "--system", sorted(catalog.hardware), "hardware system"
     )
-    report = reliability_report(entry, chips, checkpoint_minutes, restart_minutes)
+    report = reliability_report(entry, chips, checkpoint_minutes, restart_minutes, mtbf_hours)
     if json_output:
         print_json(report.as_dict())
         return
@@ -146,7 +153,6 @@ def reliability(
         ("Daly interval, used (min)", report.daly_interval_minutes),
         ("expected time lost (%)", 100.0 * report.waste_fraction),
         ("goodput factor g", report.goodput),
-        ("goodput, exact exponential model (check)", report.goodput_exponential_model),
     ]
     print_table(
         [{"quantity": q, "value": v} for q, v in quantities],

@@ -17,6 +17,7 @@ import xarray as xr
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.inputs.data_movement import transfer_costs
 from geomodel.inputs.dataset import variable
+from geomodel.inputs.fleet_costs import installed_capital_variables
 from geomodel.inputs.jobs import first_steps, job_variables, plan_jobs, transfer_variables
 from geomodel.inputs.planning import (
     build_plan,
@@ -31,6 +32,7 @@ from geomodel.inputs.provenance import signal_attributes
 from geomodel.inputs.pue import site_pue
 from geomodel.inputs.serving import service_variables
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
+from geomodel.inputs.water import site_wue, water_caps_m3
 from geomodel.inputs.weather import site_weather_notes
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario
@@ -51,8 +53,9 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     links = with_planned_links(scenario_links(scenario, catalog), plan)
     power = site_power(with_planned_sources(scenario, plan), catalog, hours)
     pue = site_pue(scenario, hours, catalog)
+    wue = site_wue(scenario, hours, catalog, pue)
     planned = plan_jobs(scenario, catalog, systems, links, hours)
-    steps = _time_steps(scenario, power, pue, services, regions, planned.windows, hours)
+    steps = _time_steps(scenario, power, pue, wue, services, regions, planned.windows, hours)
     series = steps.series
 
     data: dict[str, xr.Variable] = {}
@@ -69,6 +72,24 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
             series["pue"],
             "1",
             "power usage effectiveness (facility / IT power) at each step",
+        ),
+        wue_l_per_kwh=variable(
+            ("site", "time"),
+            series["wue"],
+            "L/kWh",
+            "water used per kWh of IT energy at each step (cooling kind and weather)",
+        ),
+        water_cap_m3=variable(
+            "site",
+            water_caps_m3(scenario, hours),
+            "m3",
+            "most water the site may use over the horizon (NaN: no cap)",
+        ),
+        water_price_usd_per_m3=variable(
+            "site",
+            [s.water_price or 0.0 for s in scenario.sites.values()],
+            "USD/m3",
+            "price of water at the site, in the objective",
         ),
         grid_price_usd_per_mwh=variable(
             ("site", "time"), series["grid_price"], "USD/MWh", "grid energy price at the site"
@@ -128,6 +149,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     data.update(
         planning_variables(plan, scenario, systems, power.sources, links, power.grid_import_limit_mw)
     )
+    data.update(installed_capital_variables(scenario, catalog, systems))
     coords = {
         "time": (
             "time",
@@ -182,7 +204,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
     return dataset
 
 
-def _time_steps(scenario, power, pue, services, regions, window, hours) -> TimeSteps:
+def _time_steps(scenario, power, pue, wue, services, regions, window, hours) -> TimeSteps:
     """Hourly series on model steps: plain steps, or typical days when asked for.
 
     ``window`` is (window, hour): the distinct job windows; the steps' ``job_weight``
@@ -199,6 +221,7 @@ def _time_steps(scenario, power, pue, services, regions, window, hours) -> TimeS
         "source_price": power.price_usd_per_mwh,
         "source_carbon": power.carbon_kg_per_mwh,
         "pue": pue,
+        "wue": wue,
         "demand": demand,
     }
     aggregation = scenario.time.aggregation
@@ -253,9 +276,16 @@ def _sites(scenario: Scenario, systems: list[str], catalog: Catalog) -> dict[str
         ),
         "availability": variable(
             "site",
-            [s.availability for s in site_list],
+            [s.utilisation for s in site_list],
             "1",
-            "fraction of installed chips usable at any step",
+            "achievable utilisation (sites.<site>.utilisation): share of installed chips work can use",
+        ),
+        "envelope_at_load": variable(
+            "site",
+            [int(s.envelope_basis == "at_load") for s in site_list],
+            "1",
+            "1 where the envelope counts working chips at their training or serving power, "
+            "0 where at nameplate",
         ),
         "chips_installed": variable(
             ("site", "system"), chips, "chips", "installed chips of each system at each site"
@@ -276,7 +306,19 @@ def _systems(systems: list[str], catalog: Catalog) -> dict[str, xr.Variable]:
             "system",
             [h.active_power_kw_per_chip for h in specs],
             "kW",
-            "power of a working chip, all-in",
+            "nameplate power of a working chip, all-in (the envelope's, where a site counts it)",
+        ),
+        "training_power_kw_per_chip": variable(
+            "system",
+            [h.training_kw_per_chip for h in specs],
+            "kW",
+            "typical power of a chip at training load, all-in",
+        ),
+        "serving_power_kw_per_chip": variable(
+            "system",
+            [h.serving_kw_per_chip for h in specs],
+            "kW",
+            "typical power of a chip at serving load, all-in",
         ),
         "idle_power_kw_per_chip": variable(
             "system", [h.idle_power_kw_per_chip for h in specs], "kW", "power of an idle chip, all-in"

@@ -65,7 +65,7 @@ def plan_jobs(
         ],
         dtype=float,
     ).reshape(len(scenario.sites), len(systems))
-    available = installed * np.array([s.availability for s in scenario.sites.values()])[:, None]
+    available = installed * np.array([s.utilisation for s in scenario.sites.values()])[:, None]
     total = float(installed.sum())
     rates = system_rates(columns, systems, catalog, total)
     chips_at = usable_chips(columns, rates, available)

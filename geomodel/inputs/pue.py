@@ -1,23 +1,25 @@
-"""PUE of every site at every hour: its constant, or the cooling curve at the outdoor wet-bulb.
+"""PUE of every site at every hour: its constant, or its cooling kind's curve at the weather.
 
-For a site with ``pue: {model: weather}`` (:class:`WeatherPue`), the wet-bulb
-temperature comes from the dry-bulb temperature and relative humidity of its
-weather point (psychrolib, ASHRAE Handbook Fundamentals psychrometrics, at the
-standard sea-level pressure: sites carry no altitude, and 1,000 m would lower a
-30 degC / 40 % wet-bulb by about 0.6 K) and goes through the curve
+For a site with ``pue: {model: weather}``, the curve (:class:`PueCurve`: the cooling
+kind's, with the site's own parameters) follows the outdoor wet-bulb temperature
+(``evaporative``: cooling towers) or the dry-bulb (``air``, ``liquid``: dry coolers) of its
+weather point. The wet-bulb comes from the dry-bulb temperature and relative humidity
+(psychrolib, ASHRAE Handbook Fundamentals psychrometrics, at the standard sea-level
+pressure: sites carry no altitude, and 1,000 m would lower a 30 degC / 40 % wet-bulb by
+about 0.6 K). With T that temperature:
 
     x(T)    = clip((T - economiser_below) / (chiller_above - economiser_below), 0, 1)
     lift(T) = T - economiser_below + LIFT_AT_ECONOMISER_K
-    PUE(T)  = pue_economiser + (pue_design - pue_economiser) x x(T) x lift(T) / lift(design_wet_bulb)
+    PUE(T)  = pue_economiser + (pue_design - pue_economiser) x x(T) x lift(T) / lift(design_temperature)
 
 x is the chillers' share of the heat; their electric input per unit of heat is
 proportional to their lift (condensing minus evaporating temperature; a chiller
 runs at a steady fraction of the Carnot COP, whose inverse is lift / evaporating
-temperature in kelvin), which rises one for one with the wet-bulb.
+temperature in kelvin), which rises one for one with the outdoor temperature.
 LIFT_AT_ECONOMISER_K: condensing 11 K above the wet-bulb (4 K tower approach,
 5 K condenser-water range, 2 K condenser approach) and evaporating 2 K below the
 chilled-water supply, itself 6 K above ``economiser_below``: 11 - 6 + 2 = 7 K
-[estimate, typical design figures].
+[estimate, typical design figures]; the dry kinds take the same offset.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from geomodel.catalog import Catalog
 from geomodel.geo import Location
 from geomodel.inputs.weather import site_weather
 from geomodel.scenario.schema import Scenario
-from geomodel.scenario.schema.pue import WeatherPue
+from geomodel.scenario.schema.pue import PueCurve
 
 #: The standard atmosphere at sea level.
 SEA_LEVEL_PA = 101_325.0
@@ -56,14 +58,24 @@ def _wet_bulb(temperature_c: float, relative_humidity_pct: float) -> float:
     return psychrolib.GetTWetBulbFromRelHum(temperature_c, humidity, SEA_LEVEL_PA)
 
 
-def weather_pue(wet_bulb: np.ndarray, curve: WeatherPue) -> np.ndarray:
-    """PUE at each outdoor wet-bulb temperature (degC) on ``curve`` (module docstring)."""
-    wet_bulb = np.asarray(wet_bulb, dtype=float)
+def outdoor_temperature_c(weather: pd.DataFrame, curve: PueCurve) -> np.ndarray:
+    """The hourly temperature ``curve`` follows: the wet-bulb or the dry-bulb (degC)."""
+    dry_bulb = weather["temperature_c"].to_numpy(dtype=float)
+    if curve.driver == "dry_bulb":
+        return dry_bulb
+    return wet_bulb_c(dry_bulb, weather["relative_humidity_pct"].to_numpy(dtype=float))
+
+
+def weather_pue(temperature_c: np.ndarray, curve: PueCurve) -> np.ndarray:
+    """PUE at each outdoor temperature (degC, the curve's driver) on ``curve`` (module doc)."""
+    temperature = np.asarray(temperature_c, dtype=float)
     share = np.clip(
-        (wet_bulb - curve.economiser_below) / (curve.chiller_above - curve.economiser_below), 0.0, 1.0
+        (temperature - curve.economiser_below) / (curve.chiller_above - curve.economiser_below),
+        0.0,
+        1.0,
     )
-    lift = wet_bulb - curve.economiser_below + LIFT_AT_ECONOMISER_K
-    design_lift = curve.design_wet_bulb - curve.economiser_below + LIFT_AT_ECONOMISER_K
+    lift = temperature - curve.economiser_below + LIFT_AT_ECONOMISER_K
+    design_lift = curve.design_temperature - curve.economiser_below + LIFT_AT_ECONOMISER_K
     extra = (curve.pue_design - curve.pue_economiser) * share * np.maximum(lift, 0.0) / design_lift
     return curve.pue_economiser + extra
 
@@ -76,10 +88,10 @@ def site_pue(scenario: Scenario, hours: pd.DatetimeIndex, catalog: Catalog) -> n
     """
     pue = np.empty((len(scenario.sites), len(hours)))
     for i, site in enumerate(scenario.sites.values()):
-        if not isinstance(site.pue, WeatherPue):
+        curve = site.pue_curve
+        if curve is None:
             pue[i] = site.effective_pue
             continue
         weather = site_weather(catalog, Location(lat=site.lat, lon=site.lon), hours)
-        wet_bulb = wet_bulb_c(weather["temperature_c"].to_numpy(), weather["relative_humidity_pct"])
-        pue[i] = weather_pue(wet_bulb, site.pue)
+        pue[i] = weather_pue(outdoor_temperature_c(weather, curve), curve)
     return pue

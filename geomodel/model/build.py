@@ -19,6 +19,7 @@ from geomodel.model.sets import build_sets
 from geomodel.model.storage import define_storage
 from geomodel.model.training import define_cross_site_training, define_training_work
 from geomodel.model.variables import define_variables
+from geomodel.model.water import define_water
 
 
 def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> pyo.ConcreteModel:
@@ -38,6 +39,7 @@ def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> py
     define_inference(m, sets, inputs)
     define_chip_capacity(m, sets, inputs, integer)
     define_power(m, sets, inputs, integer)
+    define_water(m, sets, inputs, weight_hours)
     define_storage(m, sets, inputs, weight_hours)
     define_build_limits(m, sets, inputs)
     define_cross_site_training(m, sets, inputs, integer)

@@ -12,7 +12,7 @@ from geomodel.model.sets import ModelSets
 
 def define_objective(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
     """Energy cost + carbon price x emissions + latency weight x latency + unserved penalty
-    + transfer cost of data moved (7)."""
+    + transfer cost of data moved (7) + water cost (8)."""
     attrs = inputs.attrs
     multiplier = float(attrs.get("energy_price_multiplier", 1.0))
     grid_price = inputs["grid_price_usd_per_mwh"].values
@@ -75,7 +75,8 @@ def define_objective(m, sets: ModelSets, inputs: xr.Dataset, weight_hours: np.nd
         + m.investment_cost_kusd
         + m.fixed_om_cost_kusd
         + m.storage_cost_kusd
-        + m.transfer_cost_kusd,
+        + m.transfer_cost_kusd
+        + m.water_cost_kusd,
         sense=pyo.minimize,
     )
 
@@ -91,4 +92,5 @@ OBJECTIVE_TERMS = (
     "fixed_om_cost_kusd",
     "storage_cost_kusd",
     "transfer_cost_kusd",
+    "water_cost_kusd",
 )

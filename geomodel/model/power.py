@@ -15,16 +15,19 @@ from geomodel.model.sets import ModelSets
 
 def _active_chips(m, sets: ModelSets, inputs: xr.Dataset) -> dict[tuple[int, int, int], list]:
     """(s, h, t) -> (chip variable working there, share of the step's occurrences in which
-    it runs): the share is 1 but for a job whose window covers only some of the
-    member-day hours of a typical-day step (``job_weight / weight``)."""
+    it runs, kW one such chip draws): the share is 1 but for a job whose window covers only
+    some of the member-day hours of a typical-day step (``job_weight / weight``); a training
+    chip draws the system's training power, a serving chip its serving power."""
     share = inputs["job_weight"].values / inputs["weight"].values[None, :]
+    training_kw = inputs["training_power_kw_per_chip"].values.tolist()
+    serving_kw = inputs["serving_power_kw_per_chip"].values.tolist()
     active: dict[tuple[int, int, int], list] = defaultdict(list)
     shares = np.minimum(1.0, share).tolist()
     for (j, s, h, t), var in zip(sets.train, m.train.values(), strict=True):
-        active[s, h, t].append((var, shares[j][t]))
+        active[s, h, t].append((var, shares[j][t], training_kw[h]))
     for index in sets.infer:
         _, s, h, t = index
-        active[s, h, t].append((m.infer[index], 1.0))
+        active[s, h, t].append((m.infer[index], 1.0, serving_kw[h]))
     return active
 
 
@@ -44,7 +47,7 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
     availability = inputs["availability"].values
     chips_per_system = inputs["chips_per_system"].values
     m.active_chips = _active_chips(m, sets, inputs)  # define_power reads it too
-    active = {key: [var for var, _ in chips] for key, chips in m.active_chips.items()}
+    active = {key: [chip[0] for chip in chips] for key, chips in m.active_chips.items()}
     if shed_idle_power(inputs, integer):
         on_index = sorted(active)
         m.chips_on = pyo.Var(
@@ -100,34 +103,39 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
     """(4) IT and facility power, the envelope; (5) balance of grid, generators and load."""
     n_sites, n_time = len(sets.sites), sets.n_time
     installed = m.capacity.installed_chips
-    active_kw = inputs["active_power_kw_per_chip"].values
+    nameplate_kw = inputs["active_power_kw_per_chip"].values
     idle_kw = inputs["idle_power_kw_per_chip"].values
     chips_per_system = inputs["chips_per_system"].values
     pue = inputs["pue"].values
+    at_load = inputs["envelope_at_load"].values.astype(bool)
     dci_mw = m.capacity.dci_power_mw  # lit (+ built) pairs' power at s
-    # mean power over the step's occurrences (energy, balance) and what the peak adds
+    # IT power: mean over the step's occurrences (energy, balance) and, for the envelope,
+    # every job of the step running, each working chip at nameplate or at its load
     terms: dict[tuple[int, int], list] = defaultdict(list)
-    peak_terms: dict[tuple[int, int], list] = defaultdict(list)
+    envelope_terms: dict[tuple[int, int], list] = defaultdict(list)
     for (s, h, t), chips in m.active_chips.items():
-        working_mw = (active_kw[h] - idle_kw[h]) / 1000.0
-        for var, share in chips:
-            terms[s, t].append((working_mw * share, var))
-            if share < 1.0:
-                peak_terms[s, t].append((pue[s, t] * working_mw * (1.0 - share), var))
+        for var, share, load_kw in chips:
+            terms[s, t].append(((load_kw - idle_kw[h]) / 1000.0 * share, var))
+            drawn_kw = load_kw if at_load[s] else nameplate_kw[h]
+            envelope_terms[s, t].append((pue[s, t] * (drawn_kw - idle_kw[h]) / 1000.0, var))
     idle_mw = np.zeros((n_sites, n_time))
+    idle_terms: dict[tuple[int, int], list] = defaultdict(list)
     if integer.systems_on_off:
         for (s, h, t), var in m.systems_on.items():
-            terms[s, t].append((chips_per_system[h] * idle_kw[h] / 1000.0, var))
+            idle_terms[s, t].append((chips_per_system[h] * idle_kw[h] / 1000.0, var))
     elif shed_idle_power(inputs, integer):  # idle power only on chips powered on
         for (s, h, t), var in m.chips_on.items():
-            terms[s, t].append((idle_kw[h] / 1000.0, var))
+            idle_terms[s, t].append((idle_kw[h] / 1000.0, var))
     else:
         idle_mw += (installed * idle_kw[None, :]).sum(axis=1)[:, None] / 1000.0
         buildable = np.argwhere(most_chips(inputs) > installed).tolist()
         for s, h in buildable:  # built chips draw idle power too
             for coef, var in m.capacity.chips(s, h).terms:
                 for t in range(n_time):
-                    terms[s, t].append((coef * idle_kw[h] / 1000.0, var))
+                    idle_terms[s, t].append((coef * idle_kw[h] / 1000.0, var))
+    for key, idle in idle_terms.items():
+        terms[key].extend(idle)
+        envelope_terms[key].extend((pue[key] * coef, var) for coef, var in idle)
     m.extra_supply_mw = pyo.Expression(
         range(n_sites),
         range(n_time),
@@ -160,13 +168,14 @@ def define_power(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices
     envelope = m.capacity.envelope_mw  # installed (+ built) envelope of s
 
     def within_envelope(_, s, t):
-        limit = envelope(s)
-        if not peak_terms[s, t] and not limit.terms:
+        limit, dci = envelope(s), dci_mw(s)
+        drawn = envelope_terms[s, t]
+        coefs = [c for c, _ in drawn] + [c for c, _ in dci.terms] + [-c for c, _ in limit.terms]
+        variables = [v for _, v in drawn] + [v for _, v in dci.terms] + [v for _, v in limit.terms]
+        constant = pue[s, t] * float(idle_mw[s, t]) + dci.constant
+        if not variables:  # idle chips and lit links alone: as the mean power
             return m.facility_power_mw[s, t] <= float(limit.constant)
-        mean = m.facility_power_mw[s, t].expr
-        coefs = [*mean.linear_coefs, *(c for c, _ in peak_terms[s, t]), *(-c for c, _ in limit.terms)]
-        variables = [*mean.linear_vars, *(v for _, v in peak_terms[s, t]), *(v for _, v in limit.terms)]
-        return linear(coefs, variables, mean.constant) <= float(limit.constant)
+        return linear(coefs, variables, constant) <= float(limit.constant)
 
     m.envelope = pyo.Constraint(
         range(n_sites),

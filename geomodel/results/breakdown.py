@@ -3,7 +3,7 @@
 The rows add up to the KPIs. At each site and step the facility energy
 (``energy_mwh``) is split into
 
-* each job's and service's **working chips** at their full power x PUE over the
+* each job's and service's **working chips** at their training or serving power x PUE over the
   hours they run (a job only in the hours of its window);
 * **idle chips**: PUE x the rest of the IT power (``it_power_mw``), i.e. installed
   (or switched-on) chips not working, at idle power;
@@ -38,13 +38,16 @@ MEASURES = {
 
 def _working_mwh(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> dict:
     """(kind) -> (kind, site, time) facility MWh of the working chips of each job/service."""
-    chip_mw = inputs["active_power_kw_per_chip"] / 1000.0 * inputs["pue"]
+    chip_mw = {
+        kind: inputs[f"{load}_power_kw_per_chip"] / 1000.0 * inputs["pue"]
+        for kind, load in (("job", "training"), ("service", "serving"))
+    }
     running_hours = {
         "job": inputs["job_weight"] * inputs["dt_hours"],
         "service": xr.DataArray(weight_hours, dims="time"),
     }
     chips = {"job": results["training_chips"], "service": results["inference_chips"]}
-    return {kind: (chips[kind] * chip_mw).sum("system") * running_hours[kind] for kind in chips}
+    return {kind: (chips[kind] * chip_mw[kind]).sum("system") * running_hours[kind] for kind in chips}
 
 
 def add_energy_breakdown(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> None:
@@ -57,7 +60,7 @@ def add_energy_breakdown(results: xr.Dataset, inputs: xr.Dataset, weight_hours: 
     carbon = (results["emissions_tco2"] / used).fillna(0.0)
     working = _working_mwh(results, inputs, weight_hours)
     for kind, mwh in working.items():
-        described = f"each {kind}'s working chips at full power x PUE over the hours it runs"
+        described = f"each {kind}'s working chips at their load power x PUE over the hours it runs"
         for suffix, per_mwh, what in (
             ("energy_mwh", 1.0, "energy of"),
             ("emissions_tco2", carbon, "emissions, at its sites' average carbon per MWh, of"),

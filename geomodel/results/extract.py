@@ -168,6 +168,13 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
         "facility energy in each step (weighted)",
         weighted="time",
     )
+    results["water_m3"] = variable(
+        ("site", "time"),
+        it_power * weight_hours * inputs["wue_l_per_kwh"].values,
+        "m3",
+        "water the site's cooling used in each step (weighted): IT energy x WUE",
+        weighted="time",
+    )
     add_energy_breakdown(results, inputs, weight_hours)
     _extension_variables(model, results)
     add_planning_results(model, results)

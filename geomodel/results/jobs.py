@@ -152,7 +152,7 @@ def _member_results(model, inputs, results, price, energy, carbon) -> None:
 
 def _class_site_totals(results: xr.Dataset, inputs: xr.Dataset, what: str) -> np.ndarray:
     """(class, site) energy, cost or emissions of each class's working chips (as job_energy_mwh)."""
-    chip_mw = inputs["active_power_kw_per_chip"] / 1000.0 * inputs["pue"]
+    chip_mw = inputs["training_power_kw_per_chip"] / 1000.0 * inputs["pue"]
     hours = inputs["job_weight"] * inputs["dt_hours"]
     mwh = (results["training_chips"] * chip_mw).sum("system") * hours  # (job, site, time)
     if what == "mwh":
@@ -193,7 +193,7 @@ def _idle_results(model, inputs: xr.Dataset, results: xr.Dataset) -> None:
             powered[s, h, t] = var.value or 0.0
     working = np.zeros_like(powered)
     for (s, h, t), chips in model.active_chips.items():
-        working[s, h, t] = sum((var.value or 0.0) * share for var, share in chips)
+        working[s, h, t] = sum((var.value or 0.0) * share for var, share, _ in chips)
     idle_kw = inputs["idle_power_kw_per_chip"].values
     idle_mw = (np.maximum(powered - working, 0.0) * idle_kw[None, :, None]).sum(axis=1) / 1000.0
     facility_idle = (

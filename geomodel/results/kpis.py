@@ -27,6 +27,7 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     "latency_ms_p95": ("ms", "95th percentile round trip of served demand"),
     "unserved_fraction": ("1", "share of inference demand not served"),
     "renewable_share": ("1", "share of energy from on-site or contracted renewable sources"),
+    "water_m3": ("m3", "water the sites' cooling used over the horizon (WUE x IT energy)"),
     "capex_usd_per_year": (
         "USD/year",
         "annuity of the capex of what is built (0 without build options)",
@@ -36,6 +37,26 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     "total_cost_usd_per_year": ("USD/year", "capex annuity + fixed O&M + opex scaled to a year"),
     "usd_per_eflop": ("USD/EFLOP", "training's share of the yearly total per EFLOP of training done"),
     "usd_per_mtoken": ("USD/Mtoken", "inference's share of the yearly total per Mtoken served"),
+    "installed_capital_usd_per_year": (
+        "USD/year",
+        "annuity and fixed O&M of the installed systems and facility power (sunk: not in the objective)",
+    ),
+    "usd_per_eflop_full": (
+        "USD/EFLOP",
+        "usd_per_eflop with the installed fleet's capital (installed_capital_usd_per_year) added",
+    ),
+    "usd_per_mtoken_full": (
+        "USD/Mtoken",
+        "usd_per_mtoken with the installed fleet's capital (installed_capital_usd_per_year) added",
+    ),
+    "chip_utilisation": (
+        "1",
+        "working chip-hours over installed (and built) chip-hours: the chips that worked",
+    ),
+    "achievable_utilisation": (
+        "1",
+        "the most chip_utilisation can be: the sites' utilisation, weighted by their chips",
+    ),
     "objective": ("USD", "weighted objective value"),
     "energy_cost_term_usd": ("USD", "objective term: energy cost"),
     "carbon_cost_term_usd": ("USD", "objective term: carbon price x emissions"),
@@ -46,6 +67,7 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     "fixed_om_cost_term_usd": ("USD", "objective term: fixed O&M of what is built, horizon's share"),
     "storage_cost_term_usd": ("USD", "objective term: wear of built batteries"),
     "transfer_cost_term_usd": ("USD", "objective term: transfer price of data moved"),
+    "water_cost_term_usd": ("USD", "objective term: price of the water the sites used"),
     **JOB_KPI_SPECS,
     "solver_status": ("", "optimal, time_limit, infeasible, unbounded or error"),
     "mip_gap": ("1", "relative MIP gap of the reported solution (0 for LP)"),
@@ -97,6 +119,29 @@ def negative_price_earnings_usd(
     return float((earned * weight_hours).sum())
 
 
+def utilisation_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> dict:
+    """Share of the fleet's chip-hours that worked, beside the most that can (NaN: no chips).
+
+    Chips are installed plus built; a training job's chips count the hours its window
+    covers of each step (``job_weight x dt_hours``), serving's the step's weighted hours.
+    """
+    chips = inputs["chips_installed"].values.astype(float)
+    if "built_chips" in results:
+        chips = chips + results["built_chips"].values
+    fleet = float(chips.sum())
+    if fleet <= 0:
+        return {"chip_utilisation": float("nan"), "achievable_utilisation": float("nan")}
+    job_hours = inputs["job_weight"] * inputs["dt_hours"]
+    worked = float((results["training_chips"] * job_hours).sum()) + float(
+        (results["inference_chips"] * xr.DataArray(weight_hours, dims="time")).sum()
+    )
+    achievable = float((chips.sum(axis=1) * inputs["availability"].values).sum()) / fleet
+    return {
+        "chip_utilisation": worked / (fleet * float(np.sum(weight_hours))),
+        "achievable_utilisation": achievable,
+    }
+
+
 def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarray) -> dict:
     """Energy, cost, emissions, latency and service KPIs from a results Dataset."""
     weights = xr.DataArray(weight_hours, dims="time")
@@ -106,6 +151,7 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
         "cost_usd": float(results["energy_cost_usd"].sum()),
         "negative_price_earnings_usd": negative_price_earnings_usd(results, inputs, weight_hours),
         "emissions_tco2": float(results["emissions_tco2"].sum()),
+        "water_m3": float(results["water_m3"].sum()),
     }
     served = results["served_tokens_per_s"] * weights  # token-hours/s, proportional to tokens
     if "latency_ms" in results and served.size:
@@ -127,5 +173,6 @@ def compute_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndarr
     else:
         kpis["renewable_share"] = 0.0
     kpis.update(planning_kpis(results, inputs, weight_hours))
+    kpis.update(utilisation_kpis(results, inputs, weight_hours))
     add_job_kpis(kpis, results)
     return kpis

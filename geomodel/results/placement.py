@@ -49,9 +49,10 @@ def placement_table(results: xr.Dataset, inputs: xr.Dataset, threshold: float = 
     return pd.DataFrame(rows, columns=list(PLACEMENT_UNITS))
 
 
-def _site_power_mw(inputs: xr.Dataset) -> xr.DataArray:
-    """MW one working chip of each system draws at each site, PUE included."""
-    return inputs["active_power_kw_per_chip"] / 1000.0 * inputs["pue"]
+def _site_power_mw(inputs: xr.Dataset, load: str) -> xr.DataArray:
+    """MW one chip of each system draws at each site at ``load`` (training or serving),
+    PUE included."""
+    return inputs[f"{load}_power_kw_per_chip"] / 1000.0 * inputs["pue"]
 
 
 def _job_rows(results: xr.Dataset, inputs: xr.Dataset, threshold: float) -> list[dict]:
@@ -64,7 +65,7 @@ def _job_rows(results: xr.Dataset, inputs: xr.Dataset, threshold: float) -> list
     hours = inputs["job_weight"] * inputs["dt_hours"]  # (job, time)
     work = (chips * rate * hours).sum(("system", "time"))  # (job, site)
     chip_hours = (chips * hours).sum(("system", "time"))
-    energy = (chips * _site_power_mw(inputs) * hours).sum(("system", "time"))
+    energy = (chips * _site_power_mw(inputs, "training") * hours).sum(("system", "time"))
     peak = chips.sum("system").max("time")
     rows = []
     for job in results["job"].values:
@@ -102,7 +103,7 @@ def _service_rows(results: xr.Dataset, inputs: xr.Dataset, threshold: float) -> 
     weighted_latency = (served * to_mtoken * inputs["latency_ms"]).sum(("region", "time"))
     chips = results["inference_chips"]  # (service, site, system, time)
     chip_hours = (chips * step_hours).sum(("system", "time"))
-    energy = (chips * _site_power_mw(inputs) * step_hours).sum(("system", "time"))
+    energy = (chips * _site_power_mw(inputs, "serving") * step_hours).sum(("system", "time"))
     peak = chips.sum("system").max("time")
     rows = []
     for service in results["service"].values:

@@ -233,8 +233,10 @@ def planning_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndar
     total adds it scaled to a year to the build's annuities and fixed O&M. The total is
     shared between training and inference by their working chip-hours: ``usd_per_eflop``
     divides training's share by the EFLOP done in a year, ``usd_per_mtoken`` inference's
-    by the Mtoken served in a year. Installed capacity's own capital cost is sunk and not
-    counted.
+    by the Mtoken served in a year. Installed capacity's own capital cost is sunk for the
+    decision and not counted there; ``installed_capital_usd_per_year`` is its annuity and
+    fixed O&M (geomodel.inputs.fleet_costs), and the ``_full`` unit costs share the total
+    with it added the same way.
     """
     years = float(np.sum(weight_hours)) / 8760.0
     rows = build_decisions(results, inputs)
@@ -257,14 +259,29 @@ def planning_kpis(results: xr.Dataset, inputs: xr.Dataset, weight_hours: np.ndar
     eflop_per_year = float(results["job_work_eflop"].sum()) / years if years > 0 else 0.0
     served = results["served_tokens_per_s"] * xr.DataArray(weight_hours, dims="time") * 3600.0
     mtoken_per_year = float(served.sum()) / 1e6 / years if years > 0 else 0.0
+    installed = installed_capital_usd_per_year(inputs)
+    full = total + installed
     return {
         "capex_usd_per_year": capex,
         "fixed_om_usd_per_year": fixed,
         "opex_usd": opex,
         "total_cost_usd_per_year": total,
+        "installed_capital_usd_per_year": installed,
         "usd_per_eflop": _share(total, training_chip_hours, working, eflop_per_year),
         "usd_per_mtoken": _share(total, serving_chip_hours, working, mtoken_per_year),
+        "usd_per_eflop_full": _share(full, training_chip_hours, working, eflop_per_year),
+        "usd_per_mtoken_full": _share(full, serving_chip_hours, working, mtoken_per_year),
     }
+
+
+def installed_capital_usd_per_year(inputs: xr.Dataset) -> float:
+    """Annuity and fixed O&M of the installed systems and facility power (0 when the
+    inputs predate them)."""
+    return sum(
+        float(inputs[name].sum())
+        for name in ("installed_systems_usd_per_year", "installed_facility_usd_per_year")
+        if name in inputs
+    )
 
 
 def _share(total: float, part: float, whole: float, output: float) -> float:

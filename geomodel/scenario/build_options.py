@@ -21,6 +21,8 @@ from geomodel.scenario.problems import Path
 from geomodel.scenario.schema import Finance, Scenario, Site
 from geomodel.tools.dci import regenerators
 
+#: generic asset (and asset class) of a site's substation and grid connection, per MW
+GRID_CONNECTION = "grid_connection"
 #: cost unit(s) each kind of option may be priced with
 SYSTEM_UNITS = ("system",)
 POWER_UNITS = ("MW",)
@@ -212,7 +214,7 @@ class _Resolver:
 
 def design_pue(site: Site) -> float:
     """The PUE a facility MW is built for: the constant PUE, or a weather curve's design PUE."""
-    return site.effective_pue if site.effective_pue is not None else site.pue.pue_design
+    return site.effective_pue if site.effective_pue is not None else site.pue_curve.pue_design
 
 
 def first_applying(entries: Iterable[BuildCost], asset: str, units: tuple[str, ...]) -> BuildCost | None:
@@ -262,20 +264,7 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
         r.plan.systems[name, system] = Option(installed, float(option.max), cost)
     if build.power_envelope is not None:
         option = build.power_envelope
-        path = (*base, "power_envelope")
-        entry = r.entry(path, "facility", FACILITY_UNITS, option.cost)
-        per_it_mw = entry is not None and entry.unit == "MW_IT"
-        factor = 1.0 / design_pue(site) if per_it_mw else 1.0
-        cost = r.unit_cost(
-            path,
-            "facility power",
-            entry,
-            option.capex,
-            option.fixed_om,
-            "facility",
-            capex_factor=factor,
-            room=option.max - site.power_envelope,
-        )
+        cost = _envelope_cost(r, name, site, room=option.max - site.power_envelope)
         r.plan.envelopes[name] = Option(site.power_envelope, option.max, cost)
     for source, option in build.power_sources.items():
         spec = r.catalog.power_sources.get(source)
@@ -333,6 +322,35 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
         r.plan.openings[name] = r.unit_cost(
             path, "opening a site", entry, build.open_cost, None, "site", capex_field="open_cost"
         )
+
+
+def _envelope_cost(r: _Resolver, name: str, site: Site, room: float) -> UnitCost:
+    """One MW of facility power at a site: the hall, and where the site draws on a grid
+    and the option gives no capex of its own, the substation and grid connection."""
+    option = site.build.power_envelope if site.build is not None else None
+    path: Path = ("sites", name, "build", "power_envelope")
+    entry = r.entry(path, "facility", FACILITY_UNITS, option.cost if option else None)
+    per_it_mw = entry is not None and entry.unit == "MW_IT"
+    factor = 1.0 / design_pue(site) if per_it_mw else 1.0
+    capex = option.capex if option else None
+    fixed_om = option.fixed_om if option else None
+    hall = r.unit_cost(
+        path, "facility power", entry, capex, fixed_om, "facility", capex_factor=factor, room=room
+    )
+    if site.grid is None or capex is not None:
+        return hall
+    connection = r.entry(path, GRID_CONNECTION, POWER_UNITS, None)
+    if connection is None:
+        return hall
+    return hall + r.unit_cost(
+        path, "grid connection", connection, None, None, GRID_CONNECTION, room=room
+    )
+
+
+def facility_unit_cost(scenario: Scenario, catalog: Catalog, name: str) -> UnitCost:
+    """What one MW of facility power at site ``name`` costs, as planning would price it
+    (the problems of a planned envelope are the build checks' to report)."""
+    return _envelope_cost(_Resolver(scenario, catalog), name, scenario.sites[name], room=1.0)
 
 
 def known_links(scenario: Scenario, catalog: Catalog) -> dict[frozenset[str], Link]:

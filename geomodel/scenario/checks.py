@@ -270,7 +270,7 @@ def _capacity(c: Checker) -> None:
         for system, count in site.most_systems.items():
             if system in systems:
                 spec = c.catalog.hardware_system(system)
-                chips[systems.index(system)] += count * spec.chips_per_system * site.availability
+                chips[systems.index(system)] += count * spec.chips_per_system * site.utilisation
     share = None
     for (_, service_name), demand in series.items():
         if service_name not in services:

@@ -77,7 +77,7 @@ class _Judge:
         self.installed = np.array(
             [
                 [
-                    site.most_systems.get(s, 0) * h.chips_per_system * site.availability
+                    site.most_systems.get(s, 0) * h.chips_per_system * site.utilisation
                     for s, h in zip(self.systems, specs, strict=True)
                 ]
                 for site in scenario.sites.values()

@@ -19,6 +19,7 @@ _EXTRA_UNITS = (
     "tCO2 = [emission] = tCO2e",
     "kgCO2 = 1e-3 * tCO2 = kgCO2e",
     "gCO2 = 1e-6 * tCO2 = gCO2e",
+    "m3 = meter ** 3",
 )
 
 #: Friendly names of common dimensionalities, for error messages.
@@ -40,6 +41,10 @@ _DIMENSION_NAMES = {
     "[currency] * [time] ** 2 / [mass] / [length] ** 2": "a cost per energy (or per power a year)",
     "[currency] / [time]": "a cost a year",
     "[currency] / [length]": "a cost per length",
+    "[length] ** 3": "a volume",
+    "[length] ** 3 / [time]": "a volume a year",
+    "[currency] / [length] ** 3": "a price per volume",
+    "[length] * [time] ** 2 / [mass]": "a water use per energy",
 }
 
 

@@ -93,10 +93,15 @@ class _Facts:
         #: PUE per site and step (a weather-driven PUE varies by the hour), (s, t)
         self.pue = pue if pue.ndim == 2 else np.repeat(pue[:, None], len(self.times), axis=1)
         self.envelope = inputs["power_envelope_mw"].values
-        active_kw = inputs["active_power_kw_per_chip"].values
+        training_kw = inputs["training_power_kw_per_chip"].values
+        nameplate_kw = inputs["active_power_kw_per_chip"].values
         idle_kw = inputs["idle_power_kw_per_chip"].values
-        #: kW one more working chip adds to IT power, by system (x PUE: facility power)
-        self.working_kw = active_kw - idle_kw
+        at_load = inputs["envelope_at_load"].values.astype(bool)[:, None]
+        #: kW one more training chip adds to IT power (x PUE: facility power), (s, h):
+        #: its training draw, what the supply sees (and a bound on the envelope's)
+        self.working_kw = np.broadcast_to(training_kw - idle_kw, (len(self.sites), len(idle_kw)))
+        #: what it adds to the envelope row: nameplate, or the training draw at_load sites
+        self.envelope_kw = np.where(at_load, training_kw - idle_kw, nameplate_kw - idle_kw)
         idle_mw = (inputs["chips_installed"].values * idle_kw[None, :]).sum(axis=1) / 1000.0
         self.dci_mw = dci_power_mw(inputs, self.sites)
         #: facility power with every chip idle, MW per site and step (none if switched off)
@@ -204,11 +209,12 @@ def _training_work(f: _Facts) -> list[Finding]:
         if f.planning:
             continue  # envelopes and supply may be built
         job_sites = set(np.flatnonzero(usable[j].any(axis=1)).tolist())
-        for check, severity, limit, words, said in (
+        for check, severity, limit, kw, words, said in (
             (
                 "training-work-envelope",
                 "proof",
                 f.envelope[:, None],
+                f.envelope_kw,
                 "power envelopes",
                 f.idle_over_envelope,
             ),
@@ -216,13 +222,16 @@ def _training_work(f: _Facts) -> list[Finding]:
                 "training-work-supply",
                 "conditional",
                 np.minimum(f.envelope[:, None], f.supply_mw),
+                f.working_kw,
                 "power supply (grid import limits and on-site sources)",
                 f.idle_over_envelope | f.idle_over_supply,
             ),
         ):
             if job_sites & said:
                 break  # a site's idle power is the cause, said once above
-            bound, binding = _bound_with_power(f, usable[j], rate[j], max_chips[j], job_hours[j], limit)
+            bound, binding = _bound_with_power(
+                f, usable[j], rate[j], max_chips[j], job_hours[j], limit, kw
+            )
             if work[j] > bound * (1 + RELATIVE_SLACK):
                 findings.append(
                     Finding(
@@ -257,33 +266,34 @@ def _bound_with_power(
     max_chips: float,
     job_hours: np.ndarray,
     limit_mw: np.ndarray,
+    kw: np.ndarray,
 ) -> tuple[float, list[str]]:
     """Most EFLOP the job's chips can deliver when each site's power (``limit_mw``, per
-    site and step) limits them.
+    site and step) limits them, a working chip adding ``kw`` (s, h) over idle.
 
     Per site and step the power left above the idle floor runs working chips, the most
     EFLOP per MW first: a fractional knapsack, the exact LP bound for one site. The
-    order is the same at every site and step (PUE scales every system alike). The
-    sites' sum is capped by ``max_chips`` of the fastest chips.
+    order is a site's at every step (PUE scales every system alike). The sites' sum is
+    capped by ``max_chips`` of the fastest chips.
     """
     steps = np.flatnonzero(job_hours > 0)
     limit = np.broadcast_to(limit_mw, (len(f.sites), len(f.times)))[:, steps]
     headroom = np.maximum(limit - f.floor_mw[:, steps], 0.0)  # (s, t) MW for working chips
     chips = f.cap * usable  # (s, h)
     pue = f.pue[:, steps]  # (s, t)
-    kw = f.working_kw
-    per_kw = np.where(kw > 0, rate / np.where(kw > 0, kw, 1.0), np.inf)
+    per_kw = np.where(kw > 0, rate[None, :] / np.where(kw > 0, kw, 1.0), np.inf)  # (s, h)
     delivered = np.zeros_like(headroom)  # EFLOP/h per (s, t)
-    for h in np.argsort(-per_kw, kind="stable"):
-        if rate[h] <= 0 or not chips[:, h].any():
-            continue
-        if kw[h] <= 0:
-            delivered += (chips[:, h] * rate[h])[:, None]
-            continue
-        mw_per_chip = pue * kw[h] / 1000.0  # (s, t) facility MW of one more working chip
-        n = np.minimum(chips[:, h][:, None], headroom / mw_per_chip)
-        delivered += n * rate[h]
-        headroom = headroom - n * mw_per_chip
+    for s in range(len(f.sites)):
+        for h in np.argsort(-per_kw[s], kind="stable"):
+            if rate[h] <= 0 or not chips[s, h]:
+                continue
+            if kw[s, h] <= 0:
+                delivered[s] += chips[s, h] * rate[h]
+                continue
+            mw_per_chip = pue[s] * kw[s, h] / 1000.0  # (t) facility MW of one more chip
+            n = np.minimum(chips[s, h], headroom[s] / mw_per_chip)
+            delivered[s] += n * rate[h]
+            headroom[s] = headroom[s] - n * mw_per_chip
     chips_cap = _best_rate_by_chips(f.cap, usable, rate, max_chips)
     total = float((np.minimum(delivered.sum(axis=0), chips_cap) * job_hours[steps]).sum())
     full = (chips * rate[None, :]).sum(axis=1)  # (s) EFLOP/h with every chip working

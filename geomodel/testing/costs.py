@@ -19,7 +19,7 @@ KIND = "build costs"
 #: unit -> catalogue kinds (or generic assets) an entry in that unit may price
 PRICEABLE: dict[str, tuple[str, ...]] = {
     "system": ("hardware systems",),
-    "MW": ("power sources", "facility", "battery_power"),
+    "MW": ("power sources", "facility", "grid_connection", "battery_power"),
     "MW_IT": ("facility",),
     "MWh": ("battery_energy",),
     "site": ("site",),

@@ -12,12 +12,15 @@ Checkpoint interval (``C`` = time to write a checkpoint, ``M`` = cluster MTBF):
   restart dumps", FGCS 22(3): ``tau = sqrt(2 C M) [1 + sqrt(C / 2M) / 3 +
   (C / 2M) / 9] - C`` for ``C < 2M``, and ``tau = M`` otherwise.
 
-Expected fraction of wall-clock time lost (first order, ``R`` = restart time):
-``waste = C / tau + (tau / 2 + R) / M``: one checkpoint per interval, and per
-failure half an interval of lost work plus the restart. The goodput factor the
-optimiser applies to training work is ``g = 1 - waste`` clamped to [0, 1]; it
-is 0, with a reason, when the cluster fails more often than it can write a
-checkpoint and restart (``M <= C + R``).
+Goodput, the one formula used everywhere (the reliability tool, the optimiser's
+``g_j`` through :func:`goodput_factor`, and the docs): the useful fraction of wall-clock
+time under exponential failures, exactly, at Daly's interval (Daly 2006: total
+wall time ``T_w = M exp(R/M) (exp((tau + C)/M) - 1) T_s / tau`` for solve time
+``T_s``, ``R`` = restart time), ``g = tau / (M exp(R/M) (exp((tau + C)/M) - 1))``. Its
+first-order expansion, the waste ``C/tau + (tau/2 + R)/M``, is pessimistic when ``M``
+is only a few times ``C + R`` (100,000 GB200: 0.454 against 0.571) and is no longer
+used. ``g`` is 0, with a reason, when the
+cluster fails more often than it can write a checkpoint and restart (``M <= C + R``).
 """
 
 from __future__ import annotations
@@ -65,42 +68,23 @@ def daly_interval_hours(checkpoint_hours: float, mtbf_hours: float) -> float:
     return math.sqrt(2.0 * c * m) * (1.0 + math.sqrt(ratio) / 3.0 + ratio / 9.0) - c
 
 
-def waste_fraction(
+def exponential_model_goodput(
     interval_hours: float, checkpoint_hours: float, restart_hours: float, mtbf_hours: float
 ) -> float:
-    """Expected fraction of time lost, C/tau + (tau/2 + R)/M (not clamped).
+    """Useful fraction of wall-clock time under exponential failures (the goodput).
 
-    With free checkpoints (``C = 0``) the best interval is 0 and only the
-    restarts are lost: ``R / M``.
+    Daly (2006): ``tau / (M exp(R/M) (exp((tau + C)/M) - 1))``. With free checkpoints
+    the best interval is 0, where the fraction tends to ``exp(-R/M)``: only restarts,
+    and failures during them, are lost.
     """
     tau = non_negative(interval_hours, "interval_hours")
     c = non_negative(checkpoint_hours, "checkpoint_hours")
     r = non_negative(restart_hours, "restart_hours")
     m = positive(mtbf_hours, "mtbf_hours")
-    if c == 0.0:
-        return (tau / 2.0 + r) / m
-    if tau == 0.0:
-        return math.inf
-    return c / tau + (tau / 2.0 + r) / m
-
-
-def exponential_model_goodput(
-    interval_hours: float, checkpoint_hours: float, restart_hours: float, mtbf_hours: float
-) -> float:
-    """Useful fraction of wall-clock time under exponential failures, exactly.
-
-    Daly (2006), total wall time for solve time ``T_s``:
-    ``T_w = M exp(R/M) (exp((tau + C)/M) - 1) T_s / tau``, so the useful fraction
-    is ``tau / (M exp(R/M) (exp((tau + C)/M) - 1))``. A cross-check on the first
-    -order waste formula, which it approaches when ``C, R, tau << M``.
-    """
-    tau = positive(interval_hours, "interval_hours")
-    c = non_negative(checkpoint_hours, "checkpoint_hours")
-    r = non_negative(restart_hours, "restart_hours")
-    m = positive(mtbf_hours, "mtbf_hours")
-    exponent = (tau + c) / m + r / m
-    if exponent > 700:  # exp overflows; the job effectively never finishes
+    if (tau + c) / m + r / m > 700:  # exp overflows; the job effectively never finishes
         return 0.0
+    if tau == 0.0:
+        return math.exp(-r / m) if c == 0.0 else 0.0
     return tau / (m * math.exp(r / m) * math.expm1((tau + c) / m))
 
 
@@ -116,10 +100,9 @@ class ReliabilityReport:
     checkpoint_minutes: float
     restart_minutes: float
     young_interval_minutes: float
-    daly_interval_minutes: float  #: the interval used for the waste and goodput
-    waste_fraction: float  #: first-order expected fraction of time lost, clamped to [0, 1]
-    goodput: float  #: g = 1 - waste, in [0, 1]; what the optimiser applies
-    goodput_exponential_model: float  #: exact exponential model at the same interval
+    daly_interval_minutes: float  #: the interval the goodput is computed at
+    waste_fraction: float  #: expected fraction of wall-clock time lost, 1 - goodput
+    goodput: float  #: g in [0, 1], the exact exponential model; what the optimiser applies
     reason: str = ""  #: why goodput is 0, when it is
 
     def as_dict(self) -> dict[str, Any]:
@@ -131,13 +114,23 @@ def reliability_report(
     chips: int,
     checkpoint_minutes: float = DEFAULT_CHECKPOINT_MINUTES,
     restart_minutes: float = DEFAULT_RESTART_MINUTES,
+    mtbf_hours_per_chip: float | None = None,
 ) -> ReliabilityReport:
-    """Failures, checkpoint interval and goodput of a job on ``chips`` chips."""
+    """Failures, checkpoint interval and goodput of a job on ``chips`` chips.
+
+    ``mtbf_hours_per_chip`` replaces the catalogue's figure, to read a plan at either
+    end of the published range (docs/tools.md, "Failure rates against published studies").
+    """
     chips = positive_int(chips, "chips")
+    per_chip = (
+        system.mtbf_hours_per_chip
+        if mtbf_hours_per_chip is None
+        else positive(mtbf_hours_per_chip, "mtbf_hours_per_chip")
+    )
     checkpoint_minutes = non_negative(checkpoint_minutes, "checkpoint_minutes")
     restart_minutes = non_negative(restart_minutes, "restart_minutes")
 
-    m = cluster_mtbf_hours(system.mtbf_hours_per_chip, chips)
+    m = cluster_mtbf_hours(per_chip, chips)
     c = checkpoint_minutes / MINUTES_PER_HOUR
     r = restart_minutes / MINUTES_PER_HOUR
     young = young_interval_hours(c, m)
@@ -145,33 +138,29 @@ def reliability_report(
 
     reason = ""
     if m <= c + r:
-        waste, goodput, exact = 1.0, 0.0, 0.0
+        goodput = 0.0
         reason = (
             f"the cluster fails every {m * MINUTES_PER_HOUR:.3g} min on average, no longer "
             f"than a checkpoint plus a restart ({checkpoint_minutes + restart_minutes:g} min): "
             "the job cannot make progress"
         )
     else:
-        raw = waste_fraction(daly, c, r, m)
-        waste = min(1.0, raw)
-        goodput = max(0.0, 1.0 - raw)
-        exact = exponential_model_goodput(daly, c, r, m) if daly > 0 else math.exp(-r / m)
+        goodput = exponential_model_goodput(daly, c, r, m)
         if goodput == 0.0:
-            reason = f"expected time lost is {raw:.0%} of the run: the job cannot make progress"
+            reason = "the job would effectively never finish: it cannot make progress"
 
     return ReliabilityReport(
         system=system.name,
         chips=chips,
-        mtbf_hours_per_chip=system.mtbf_hours_per_chip,
+        mtbf_hours_per_chip=per_chip,
         cluster_mtbf_hours=m,
         interruptions_per_day=24.0 / m,
         checkpoint_minutes=checkpoint_minutes,
         restart_minutes=restart_minutes,
         young_interval_minutes=young * MINUTES_PER_HOUR,
         daly_interval_minutes=daly * MINUTES_PER_HOUR,
-        waste_fraction=waste,
+        waste_fraction=1.0 - goodput,
         goodput=goodput,
-        goodput_exponential_model=exact,
         reason=reason,
     )
 

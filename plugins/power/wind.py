@@ -21,15 +21,19 @@ different seed gives another. Series are cached per (site, year).
 
 A site that asks for it (``weather:`` on its source) gets a profile from the
 measured 10 m wind speed of its weather point instead: taken to hub height by the
-power law v_hub = v_10 (h / 10 m)^alpha (alpha = 1/7 by default, the classic
-exponent for open, flat land: Peterson and Hennessey 1978, J. Appl. Meteorol. 17,
-390-394; windpowerlib's default after Hau 2008) and through the power curve of a
-named turbine from windpowerlib's library (OpenEnergy Database curves at the
-standard air density of 1.225 kg/m3; zero below the curve's first and above its
-last wind speed, its cut-out). Output / nominal power is the capacity factor; no
-wake, availability or electrical losses are taken off. The archive's weather
-points stand in cities, where 10 m winds are lower than at a wind farm, so the
-capacity factors run low (docs/fidelity.md).
+log law of the neutral surface layer, v_hub = v_10 ln(h / z0) / ln(10 m / z0)
+(windpowerlib's ``logarithmic_profile``), with the roughness length z0 of the
+surface around the weather point: a Davenport-Wieringa terrain class
+(``TERRAIN_ROUGHNESS_M``; default ``very_rough``, 0.5 m, since the archive's
+points stand in cities and their 10 m wind is a city's) or the site's own
+``roughness_length``; or, when the site gives a ``shear_exponent``, by the power
+law v_hub = v_10 (h / 10 m)^alpha (Peterson and Hennessey 1978, J. Appl. Meteorol.
+17, 390-394). The hub-height wind goes through the power curve of a named turbine
+from windpowerlib's library (OpenEnergy Database curves at the standard air
+density of 1.225 kg/m3; zero below the curve's first and above its last wind
+speed, its cut-out). Output / nominal power is the capacity factor; no wake,
+availability or electrical losses are taken off (docs/fidelity.md compares the
+zones' capacity factors with published fleet figures).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from pydantic import Field, model_validator
 from geomodel.catalog.entries import PowerSource
 from geomodel.geo import Location
 from geomodel.hookspecs import hookimpl
+from geomodel.scenario.schema.weather import TERRAIN_ROUGHNESS_M
 
 from .._tables import generator_fields, nearest_grid_region
 from ._profiles import clock, scale_to_mean, season_cosine, utc_year
@@ -57,8 +62,9 @@ BURN_IN_HOURS = 200
 #: turbines installed in 2022 (LBNL Land-Based Wind Market Report 2023: 98 m) [estimate].
 DEFAULT_TURBINE = "E-115/3000"
 DEFAULT_HUB_HEIGHT_M = 100.0
-#: Power-law shear exponent for open, flat land (the one-seventh law).
-DEFAULT_SHEAR_EXPONENT = 1.0 / 7.0
+#: Terrain around a weather point unless the site names its own: the built-in points
+#: stand in cities, Davenport-Wieringa "very rough" (scattered buildings, suburbs).
+DEFAULT_TERRAIN = "very_rough"
 #: Height of the measured wind speed.
 MEASURED_HEIGHT_M = 10.0
 #: Bracket (m/s) for the speed scale lambda; its top keeps clear of mass cut-outs.
@@ -145,17 +151,22 @@ class WindOnshore(PowerSource):
         return self
 
     weather_options: ClassVar[frozenset[str] | None] = frozenset(
-        {"turbine", "hub_height", "shear_exponent"}
+        {"turbine", "hub_height", "terrain", "roughness_length", "shear_exponent"}
     )
 
     def weather_capacity_factor(
         self, location: Location, weather: pd.DataFrame, options: Mapping[str, Any]
     ) -> np.ndarray:
+        roughness_m = (
+            options.get("roughness_length")
+            or TERRAIN_ROUGHNESS_M[options.get("terrain") or DEFAULT_TERRAIN]
+        )
         return turbine_output(
             weather["wind_speed_10m_m_s"].to_numpy(),
             options.get("turbine") or DEFAULT_TURBINE,
             options.get("hub_height") or DEFAULT_HUB_HEIGHT_M,
-            options.get("shear_exponent") or DEFAULT_SHEAR_EXPONENT,
+            roughness_m,
+            options.get("shear_exponent"),
         )
 
     def hourly_profile(self, location: Location, time_index: pd.DatetimeIndex) -> pd.DataFrame:
@@ -198,19 +209,35 @@ def turbine_curve(turbine: str) -> tuple[np.ndarray, np.ndarray]:
     return curve["wind_speed"].to_numpy(float), curve["value"].to_numpy(float) / machine.nominal_power
 
 
+def hub_speed_m_s(
+    wind_speed_10m_m_s: np.ndarray,
+    hub_height_m: float,
+    roughness_m: float,
+    shear_exponent: float | None = None,
+) -> np.ndarray:
+    """The measured 10 m wind at hub height: the log law over ``roughness_m``, or the power
+    law with ``shear_exponent`` when one is given (module docstring)."""
+    from windpowerlib.wind_speed import hellman, logarithmic_profile
+
+    speed = np.asarray(wind_speed_10m_m_s, dtype=float)
+    if shear_exponent is not None:
+        return np.asarray(
+            hellman(speed, MEASURED_HEIGHT_M, hub_height_m, hellman_exponent=shear_exponent)
+        )
+    return np.asarray(logarithmic_profile(speed, MEASURED_HEIGHT_M, hub_height_m, roughness_m))
+
+
 def turbine_output(
-    wind_speed_10m_m_s: np.ndarray, turbine: str, hub_height_m: float, shear_exponent: float
+    wind_speed_10m_m_s: np.ndarray,
+    turbine: str,
+    hub_height_m: float,
+    roughness_m: float,
+    shear_exponent: float | None = None,
 ) -> np.ndarray:
     """Capacity factor of ``turbine`` at each measured 10 m wind speed (module docstring)."""
     from windpowerlib.power_output import power_curve
-    from windpowerlib.wind_speed import hellman
 
-    hub_speed = hellman(
-        np.asarray(wind_speed_10m_m_s, dtype=float),
-        MEASURED_HEIGHT_M,
-        hub_height_m,
-        hellman_exponent=shear_exponent,
-    )
+    hub_speed = hub_speed_m_s(wind_speed_10m_m_s, hub_height_m, roughness_m, shear_exponent)
     speeds, output = turbine_curve(turbine)
     return np.clip(np.asarray(power_curve(hub_speed, speeds, output)), 0.0, 1.0)
 

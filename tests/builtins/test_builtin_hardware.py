@@ -126,3 +126,43 @@ def test_capex_is_given_where_the_facts_give_a_price(systems) -> None:
     assert systems["gb200_nvl72"].capex_usd_per_system == 3_000_000
     assert systems["gaudi3_8"].capex_usd_per_system == 125_000
     assert 250_000 <= systems["hgx_h100_8"].capex_usd_per_system <= 300_000
+
+
+def test_every_row_of_the_power_table_names_a_system_and_gives_its_source() -> None:
+    from geomodel_builtins._tables import read_table
+
+    rows = read_table("hardware_power")
+    assert {row["name"] for row in rows} == NAMES
+    for row in rows:
+        for load in ("training", "serving"):
+            assert row[f"{load}_source"] and row[f"{load}_source_type"] in {"paper", "estimate"}
+
+
+def test_the_h100_draws_its_measured_share_of_nameplate_at_load(systems) -> None:
+    h100 = systems["hgx_h100_8"]
+    # Newkirk et al. 2025: 76 % of the 10.2 kW rating in training: 0.76 x 10.2 / 8 = 0.969 kW
+    assert h100.training_power_kw_per_chip == pytest.approx(0.76 * 10.2 / 8)
+    # serving: 0.70 x 10.2 / 8 = 0.8925 kW, below POLCA's 0.77 inference peak
+    assert h100.serving_power_kw_per_chip == pytest.approx(0.70 * 10.2 / 8)
+    assert h100.active_power_kw_per_chip == pytest.approx(10.2 / 8)  # nameplate stays
+    assert "Newkirk" in h100.figure_sources["training_power_kw_per_chip"]
+    assert h100.figure_sources["training_power_kw_per_chip"].endswith("[paper]")
+    for system in systems.values():
+        assert system.idle_power_kw_per_chip <= system.serving_kw_per_chip
+        assert system.serving_kw_per_chip <= system.training_kw_per_chip
+        assert system.training_kw_per_chip <= system.active_power_kw_per_chip
+
+
+def test_a_system_the_power_table_leaves_out_draws_its_nameplate() -> None:
+    values, sources = hardware.load_power_fields("not_in_the_table")
+    assert values == {} and sources == {}
+    row = {**_row("hgx_h100_8"), "name": "h100_unmeasured"}
+    system = hardware.system_from_row(row)
+    assert system.training_power_kw_per_chip is None
+    assert system.training_kw_per_chip == system.serving_kw_per_chip == pytest.approx(10.2 / 8)
+
+
+def _row(name: str) -> dict[str, str]:
+    from geomodel_builtins._tables import table_row
+
+    return table_row("hardware", "name", name)

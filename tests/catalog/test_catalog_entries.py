@@ -252,3 +252,15 @@ def test_a_profile_with_infinite_values_is_an_error(column):
     frame.loc[frame.index[3], column] = np.inf
     with pytest.raises(ValueError, match="power source 'c'"):
         check_profile(frame, frame.index, "c")
+
+
+def test_power_at_load_lies_between_idle_and_nameplate() -> None:
+    fields = hardware_fields("x", active_power_kw_per_chip=1.2, idle_power_kw_per_chip=0.3)
+    plain = HardwareSystem(**fields)
+    assert plain.training_kw_per_chip == plain.serving_kw_per_chip == 1.2  # nameplate
+    measured = HardwareSystem(**fields, training_power_kw_per_chip=0.9, serving_power_kw_per_chip=0.8)
+    assert (measured.training_kw_per_chip, measured.serving_kw_per_chip) == (0.9, 0.8)
+    with pytest.raises(ValueError, match=r"training_power_kw_per_chip 1\.3 is outside"):
+        HardwareSystem(**fields, training_power_kw_per_chip=1.3)
+    with pytest.raises(ValueError, match=r"serving_power_kw_per_chip 0\.2 is outside"):
+        HardwareSystem(**fields, serving_power_kw_per_chip=0.2)

@@ -121,26 +121,51 @@ def test_systems_are_priced_by_the_hardware_catalogue_and_the_systems_row(inputs
 def test_facility_power_costs_the_per_it_mw_figure_divided_by_the_pue(inputs):
     """datacentre_facility: 11.7 M USD and 292,500 USD a year per MW of IT; dal is liquid
     cooled (PUE 1.14): 11.7 M / 1.14 = 10.263 M USD per facility MW, x 0.0802426 (20 years)
-    = 823,542 USD a year. chi names datacentre_facility_ai (12,694,500 per MW IT), PUE 1.3."""
-    assert at(inputs, "envelope_capex_usd_per_mw", site="dal") == pytest.approx(11.7e6 / 1.14)
+    = 823,542 USD a year. dal draws on a grid, so each facility MW also pays
+    grid_connection_substation: 1.0 M USD over 40 years (x 0.0582782 = 58,278 a year) and
+    10,000 a year. chi names datacentre_facility_ai (20 M per MW IT), PUE 1.3."""
+    connection = 1e6 * crf(40)
+    assert connection == pytest.approx(58_278, abs=1)
+    assert at(inputs, "envelope_capex_usd_per_mw", site="dal") == pytest.approx(11.7e6 / 1.14 + 1e6)
     assert at(inputs, "envelope_annuity_usd_per_mw_year", site="dal") == pytest.approx(
-        11.7e6 / 1.14 * crf(20), rel=1e-9
+        11.7e6 / 1.14 * crf(20) + connection, rel=1e-9
     )
     assert 11.7e6 / 1.14 * crf(20) == pytest.approx(823_542, abs=1)
-    assert at(inputs, "envelope_fixed_om_usd_per_mw_year", site="dal") == pytest.approx(292_500 / 1.14)
-    assert at(inputs, "envelope_capex_usd_per_mw", site="chi") == pytest.approx(12_694_500 / 1.3)
+    assert at(inputs, "envelope_fixed_om_usd_per_mw_year", site="dal") == pytest.approx(
+        292_500 / 1.14 + 10_000
+    )
+    assert at(inputs, "envelope_capex_usd_per_mw", site="chi") == pytest.approx(20e6 / 1.3 + 1e6)
+
+
+def test_an_envelope_with_its_own_capex_is_all_in_and_an_off_grid_site_has_no_connection(
+    tmp_path, catalog
+):
+    """A given capex is taken as all-in (no grid connection added); an off-grid site
+    pays the hall alone: 11.7 M / 1.14 per facility MW."""
+    text = SCENARIO.replace(
+        "power_envelope: {max: 150 MW, cost: datacentre_facility_ai}",
+        "power_envelope: {max: 150 MW, capex: 9 MUSD/MW}",
+    ).replace(
+        "    grid: grid_us_tx_ercot\n    power_envelope: 0 MW\n",
+        "    power_envelope: 0 MW\n    power_sources: {gas_ccgt: {capacity: 10 MW}}\n",
+    )
+    path = tmp_path / "scenario.yaml"
+    path.write_text(text)
+    data = build_inputs(load_scenario(path, catalog=catalog), catalog)
+    assert at(data, "envelope_capex_usd_per_mw", site="chi") == pytest.approx(9e6)
+    assert at(data, "envelope_capex_usd_per_mw", site="dal") == pytest.approx(11.7e6 / 1.14)
 
 
 def test_solar_and_battery_are_priced_per_mw_and_mwh(inputs):
     """Solar 1,599 USD/kW = 1.599 M USD/MW, 22.5 USD/kW-yr, 30 years: 104,017 USD a year;
-    battery 457 USD/kW and 344 USD/kWh, 15 years."""
+    battery 164.5 USD/kW and 123.9 USD/kWh (BNEF 2024), 15 years."""
     assert at(inputs, "source_capex_usd_per_mw", site="dal", source="solar_pv") == 1_599_000
     assert at(inputs, "source_annuity_usd_per_mw_year", site="dal", source="solar_pv") == pytest.approx(
         104_017, abs=1
     )
     assert at(inputs, "source_fixed_om_usd_per_mw_year", site="dal", source="solar_pv") == 22_500
-    assert at(inputs, "battery_capex_usd_per_mw", site="dal") == 457_000
-    assert at(inputs, "battery_annuity_usd_per_mwh_year", site="dal") == pytest.approx(344_000 * crf(15))
+    assert at(inputs, "battery_capex_usd_per_mw", site="dal") == 164_500
+    assert at(inputs, "battery_annuity_usd_per_mwh_year", site="dal") == pytest.approx(123_900 * crf(15))
     assert at(inputs, "battery_fixed_om_usd_per_mwh_year", site="dal") == pytest.approx(8_300)
     # built solar's energy price is the table's variable cost, 0 (ATB: fixed O&M only),
     # not the catalogue's contract price of solar_pv (an LCOE that already pays the capex)

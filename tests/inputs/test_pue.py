@@ -1,5 +1,6 @@
 """Weather-driven PUE: wet-bulb from psychrolib against the psychrometric chart, the cooling
-curve at hand-computed points, and a site's hourly PUE from its weather point."""
+curve at hand-computed points, each cooling kind's curve, and a site's hourly PUE from its
+weather point."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 
 from geomodel.inputs.pue import LIFT_AT_ECONOMISER_K, site_pue, weather_pue, wet_bulb_c
 from geomodel.scenario.schema import Scenario
-from geomodel.scenario.schema.pue import WeatherPue
+from geomodel.scenario.schema.pue import COOLING_CURVES, PueCurve, WeatherPue
 
-DEFAULT = WeatherPue(model="weather")
+#: a curve with round numbers for the hand calculations
+ROUND = PueCurve("wet_bulb", 12.0, 18.0, 26.0, 1.10, 1.35)
 
 
 def _wet_bulb_by_hand(dry_bulb_c: float, humidity_pct: float, pressure_pa: float = 101_325.0) -> float:
@@ -81,22 +83,62 @@ def test_the_lift_constant_is_the_documented_sum():
     ],
 )
 def test_the_curve_at_hand_computed_points(wet_bulb, expected):
-    assert weather_pue(np.array([wet_bulb]), DEFAULT)[0] == pytest.approx(expected, abs=1e-9)
+    assert weather_pue(np.array([wet_bulb]), ROUND)[0] == pytest.approx(expected, abs=1e-9)
 
 
 def test_the_curve_rises_with_the_wet_bulb_and_takes_its_parameters():
     temperatures = np.linspace(-20, 35, 200)
-    assert np.all(np.diff(weather_pue(temperatures, DEFAULT)) >= 0)
+    for curve in (ROUND, *COOLING_CURVES.values()):
+        assert np.all(np.diff(weather_pue(temperatures, curve)) >= 0)
     custom = WeatherPue(
-        model="weather", economiser_below=18, chiller_above=24, design_wet_bulb=28, pue_economiser=1.05
-    )
+        model="weather",
+        economiser_below=18,
+        chiller_above=24,
+        design_temperature=28,
+        pue_economiser=1.05,
+        pue_design=1.35,
+    ).curve("evaporative")
     # warm-water cooling economises up to 18 degC; at 21 degC: share 0.5, lift 10 K of
     # 28 - 18 + 7 = 17 K: 1.05 + 0.30 x 0.5 x 10 / 17 = 1.138235
     assert weather_pue(np.array([21.0]), custom)[0] == pytest.approx(1.05 + 0.30 * 0.5 * 10 / 17)
 
 
-def _scenario(pue) -> Scenario:
-    site = {"lat": 50.11, "lon": 8.68, "power_envelope": 10, "systems": {}, "pue": pue}
+def test_a_site_parameter_replaces_only_its_own_on_the_kinds_curve():
+    mine = WeatherPue(model="weather", pue_design=1.2)
+    assert mine.curve("air") == PueCurve("dry_bulb", 12.0, 18.0, 35.0, 1.10, 1.2)
+    assert mine.curve("evaporative").pue_economiser == COOLING_CURVES["evaporative"].pue_economiser
+
+
+@pytest.mark.parametrize(
+    ("kind", "temperature", "expected"),
+    [
+        # evaporative at 24 degC wet-bulb: all chillers, lift 24 - 12 + 7 = 19 K of 21 K:
+        # 1.086 + (1.133 - 1.086) x 19 / 21 = 1.128524
+        ("evaporative", 24.0, 1.086 + 0.047 * 19 / 21),
+        # air at 30 degC dry-bulb: all chillers, lift 25 K of 35 - 12 + 7 = 30 K:
+        # 1.10 + 0.24 x 25 / 30 = 1.30
+        ("air", 30.0, 1.10 + 0.24 * 25 / 30),
+        # liquid at 28 degC dry-bulb: share (28 - 25) / 7, lift 10 K of 22 K:
+        # 1.07 + 0.08 x 3/7 x 10 / 22 = 1.085584
+        ("liquid", 28.0, 1.07 + 0.08 * 3 / 7 * 10 / 22),
+        # every kind at its economiser limit: its floor
+        ("liquid", 25.0, 1.07),
+    ],
+)
+def test_each_kinds_curve_at_hand_computed_points(kind, temperature, expected):
+    curve = COOLING_CURVES[kind]
+    assert weather_pue(np.array([temperature]), curve)[0] == pytest.approx(expected, abs=1e-9)
+
+
+def _scenario(pue, cooling: str = "evaporative") -> Scenario:
+    site = {
+        "lat": 50.11,
+        "lon": 8.68,
+        "power_envelope": 10,
+        "systems": {},
+        "pue": pue,
+        "cooling": cooling,
+    }
     return Scenario.model_validate(
         {"time": {"start": "2023-07-10T00:00:00+00:00", "hours": 48}, "sites": {"fra": site}}
     )
@@ -119,6 +161,17 @@ def test_a_site_takes_the_curve_at_its_weather_points_hours(catalog):
     assert np.isfinite(temperature).all() and np.isfinite(humidity).all()  # no filled hour here
     wet = wet_bulb_c(temperature, humidity)
     assert pue.shape == (1, 48)
-    np.testing.assert_allclose(pue[0], weather_pue(wet, DEFAULT))
-    assert pue.min() >= 1.10 and pue.max() > pue.min()  # July in Frankfurt: some chiller hours
+    np.testing.assert_allclose(pue[0], weather_pue(wet, COOLING_CURVES["evaporative"]))
+    assert pue.min() >= 1.086 and pue.max() > pue.min()  # July in Frankfurt: some chiller hours
     assert np.allclose(site_pue(_scenario(1.25), hours, catalog), 1.25)
+    # an air-cooled site follows the dry-bulb itself
+    air = site_pue(_scenario({"model": "weather"}, "air"), hours, catalog)
+    np.testing.assert_allclose(air[0], weather_pue(temperature, COOLING_CURVES["air"]))
+
+
+def test_a_weather_site_is_built_for_its_kinds_design_pue():
+    from geomodel.scenario.build_options import design_pue
+
+    site = _scenario({"model": "weather"}, "air").sites["fra"]
+    assert design_pue(site) == COOLING_CURVES["air"].pue_design == 1.34
+    assert design_pue(_scenario(1.25).sites["fra"]) == 1.25

@@ -59,9 +59,7 @@ def test_weather_driven_sources_take_the_weather_points_hours(tmp_path, catalog)
     frame = site_weather("DE-LU", hours)
     factors = inputs["source_capacity_factor"].sel(site="fra")
     expected_solar = solar.weather_output(Location(lat=50.11, lon=8.68), frame, 0.25)
-    expected_wind = wind.turbine_output(
-        frame["wind_speed_10m_m_s"].to_numpy(), "V126/3450", 120.0, 1 / 7
-    )
+    expected_wind = wind.turbine_output(frame["wind_speed_10m_m_s"].to_numpy(), "V126/3450", 120.0, 0.5)
     np.testing.assert_allclose(factors.sel(source="solar_pv").values, expected_solar)
     np.testing.assert_allclose(factors.sel(source="wind_onshore").values, expected_wind)
     assert expected_solar.max() > 0.3 and expected_solar.min() == 0.0  # a July day and its night

@@ -39,14 +39,26 @@ class Server:
     chips_per_system: int
     bf16_pflops: float  #: dense peak per chip
     fp8_pflops: float
-    active_kw: float  #: per working chip
+    nameplate_kw: float  #: per working chip, what the envelope counts by default
+    training_kw: float  #: per chip at training load, what energy counts
+    serving_kw: float  #: per chip at serving load
     idle_kw: float  #: per installed chip
     mtbf_hours: float  #: per chip
 
     @property
     def working_extra_kw(self) -> float:
-        """A working chip draws active - idle on top of the idle every installed chip draws."""
-        return self.active_kw - self.idle_kw
+        """A training chip draws training - idle on top of the idle every installed chip draws."""
+        return self.training_kw - self.idle_kw
+
+    @property
+    def serving_extra_kw(self) -> float:
+        """A serving chip draws serving - idle on top of the idle."""
+        return self.serving_kw - self.idle_kw
+
+    @property
+    def nameplate_extra_kw(self) -> float:
+        """What a working chip adds to the envelope row (nameplate - idle)."""
+        return self.nameplate_kw - self.idle_kw
 
 
 def server_figures(catalog: Catalog, system: str = H100) -> Server:
@@ -56,7 +68,9 @@ def server_figures(catalog: Catalog, system: str = H100) -> Server:
         chips_per_system=spec.chips_per_system,
         bf16_pflops=spec.dense_pflops_per_chip("bf16"),
         fp8_pflops=spec.dense_pflops_per_chip("fp8"),
-        active_kw=spec.active_power_kw_per_chip,
+        nameplate_kw=spec.active_power_kw_per_chip,
+        training_kw=spec.training_kw_per_chip,
+        serving_kw=spec.serving_kw_per_chip,
         idle_kw=spec.idle_power_kw_per_chip,
         mtbf_hours=spec.mtbf_hours_per_chip,
     )
@@ -104,8 +118,8 @@ def training_job(compute_eflop: float, **extra: Any) -> dict:
     """A BF16 job with TP 8 (fits one HGX server), MFU 0.5 and goodput exactly 1.
 
     No parameter count and no checkpoint size means free checkpoints (C = 0)
-    and ``restart: 0`` an instant restart (R = 0), so the Young/Daly waste
-    ``C / tau + (tau / 2 + R) / M`` is 0 and the goodput factor 1.
+    and ``restart: 0`` an instant restart (R = 0), so the goodput factor (the exact
+    exponential model, which tends to ``exp(-R / M)`` when ``C = 0``) is 1.
     """
     job = {
         "compute": float(compute_eflop),

@@ -51,6 +51,7 @@ PINNED = (
     "latency_ms_p95",
     "unserved_fraction",
     "renewable_share",
+    "water_m3",
 )
 #: the optimum is unique; the other KPIs may in principle move between alternative optima
 OBJECTIVE_REL = 1e-6

@@ -7,11 +7,15 @@ firm on-site source with explicit price and carbon and no grid, so nothing
 depends on hourly grid profiles.
 
 H100 figures used below (built-in catalogue): 8 chips per server, 0.989 PFLOPS
-BF16 and 1.979 PFLOPS FP8 dense per chip, 1.275 kW per working chip and
-0.3925 kW per idle chip, MTBF 50,000 h per chip.
+BF16 and 1.979 PFLOPS FP8 dense per chip, 1.275 kW nameplate per working chip (what the
+envelope counts), 0.969 kW at training load (0.76 x 10.2 kW / 8, Newkirk et al. 2025)
+and 0.8925 kW at serving load (0.70 x nameplate), 0.3925 kW per idle chip, MTBF
+50,000 h per chip.
 """
 
 from __future__ import annotations
+
+import math
 
 import pytest
 import scenario_builder as sb
@@ -78,7 +82,7 @@ def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100,
     assert chip_hours(result, "dear") == pytest.approx(dear_chip_hours, rel=rel)
     assert float(result.dataset["job_work_eflop"].sum()) == pytest.approx(8000, rel=rel)
 
-    # (4) energy of a site = PUE x (installed x idle kW x h + working chip-h x (active - idle) kW)
+    # (4) energy of a site = PUE x (installed x idle kW x h + working chip-h x (training - idle) kW)
     #     + half the link's power x h. The 50 km 800ZR route has no amplifier and no
     #     regenerator: 25,600 Gb/s x 0.0675 W/(Gb/s) = 1728 W, 864 W at each end.
     technology = catalog.link_technology("smf_800zr")
@@ -86,21 +90,21 @@ def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100,
     assert link_mw == pytest.approx(0.001728)
     idle_mwh = chips * h100.idle_kw / 1000 * pue * HOURS  # 800 x 0.3925 kW x 1.2 x 4 h = 1.5072 MWh
     assert idle_mwh == pytest.approx(1.5072)
-    extra_mw_per_chip = h100.working_extra_kw / 1000 * pue  # 0.8825 kW x 1.2 = 1.059 kW
+    extra_mw_per_chip = h100.working_extra_kw / 1000 * pue  # 0.5765 kW x 1.2 = 0.6918 kW
     dci_mwh = link_mw / 2 * HOURS
-    cheap_mwh = idle_mwh + cheap_chip_hours * extra_mw_per_chip + dci_mwh  # 4.899456 MWh
-    dear_mwh = idle_mwh + dear_chip_hours * extra_mw_per_chip + dci_mwh  # 2.880872 MWh
-    assert cheap_mwh == pytest.approx(4.899456)
+    cheap_mwh = idle_mwh + cheap_chip_hours * extra_mw_per_chip + dci_mwh  # 3.724416 MWh
+    dear_mwh = idle_mwh + dear_chip_hours * extra_mw_per_chip + dci_mwh  # 2.405760 MWh
+    assert cheap_mwh == pytest.approx(3.724416)
     assert per_site(result, "energy_mwh", "cheap") == pytest.approx(cheap_mwh, rel=rel)
     assert per_site(result, "energy_mwh", "dear") == pytest.approx(dear_mwh, rel=rel)
 
-    # cost = price x energy: 30 x 4.899456 + 60 x 2.880872 = 319.836 USD
+    # cost = price x energy: 30 x 3.724416 + 60 x 2.405760 = 256.078 USD
     cost = 30 * cheap_mwh + 60 * dear_mwh
-    assert cost == pytest.approx(319.836, abs=1e-3)
+    assert cost == pytest.approx(256.078, abs=1e-3)
     assert per_site(result, "energy_cost_usd", "cheap") == pytest.approx(30 * cheap_mwh, rel=rel)
     assert result.kpis["cost_usd"] == pytest.approx(cost, rel=rel)
     assert result.kpis["energy_mwh"] == pytest.approx(cheap_mwh + dear_mwh, rel=rel)
-    # emissions: 0.1 t/MWh x 4.899456 + 0.4 t/MWh x 2.880872
+    # emissions: 0.1 t/MWh x 3.724416 + 0.4 t/MWh x 2.405760
     assert result.kpis["emissions_tco2"] == pytest.approx(0.1 * cheap_mwh + 0.4 * dear_mwh, rel=rel)
     # carbon price 0: the objective is the energy cost
     assert result.kpis["objective"] == pytest.approx(cost, rel=rel)
@@ -167,14 +171,15 @@ def test_a_site_beyond_the_sla_serves_nothing(tmp_path, catalog, h100):
 
 def test_training_runs_only_inside_its_window(tmp_path, catalog, h100):
     chips = 100 * h100.chips_per_system  # 800
-    # goodput with free checkpoints (C = 0): waste = (tau / 2 + R) / M with tau = 0,
-    # R = 30 min, M = 50,000 h / 800 chips = 62.5 h: g = 1 - 0.5 / 62.5 = 0.992
+    # goodput with free checkpoints (C = 0): the best interval is 0, where the exact
+    # exponential model gives g = exp(-R / M); R = 30 min, M = 50,000 h / 800 chips =
+    # 62.5 h: g = exp(-0.008) = 0.992032
     cluster_mtbf = h100.mtbf_hours / chips
-    goodput = 1 - 0.5 / cluster_mtbf
-    assert goodput == pytest.approx(0.992)
-    rate = sb.job_rate_eflop_per_chip_hour(h100.bf16_pflops, 0.5, goodput)  # 1.76596 EFLOP/chip-h
+    goodput = math.exp(-0.5 / cluster_mtbf)
+    assert goodput == pytest.approx(0.992032, abs=1e-6)
+    rate = sb.job_rate_eflop_per_chip_hour(h100.bf16_pflops, 0.5, goodput)  # 1.76602 EFLOP/chip-h
     # window 02:00-05:00 = steps 2, 3, 4; the work needs every chip in all three steps
-    work = 3 * chips * rate  # 4238.30 EFLOP
+    work = 3 * chips * rate  # 4238.44 EFLOP
     job = sb.training_job(
         work,
         restart="30 min",
@@ -223,13 +228,13 @@ def test_installed_but_unused_chips_draw_idle_power_times_pue(tmp_path, catalog,
     assert per_site(result, "energy_mwh", "idle") == pytest.approx(idle_mwh, rel=REL)
     assert per_site(result, "energy_cost_usd", "idle") == pytest.approx(70 * idle_mwh, rel=REL)
     assert per_site(result, "emissions_tco2", "idle") == pytest.approx(0.3 * idle_mwh, rel=REL)
-    # busy site: all 80 chips work every hour: 80 x 1.275 kW = 0.102 MW IT, x 1.2 = 0.1224 MW
-    busy_mw = 1.2 * 80 * h100.active_kw / 1000
-    assert busy_mw == pytest.approx(0.1224)
+    # busy site: all 80 chips train every hour: 80 x 0.969 kW = 0.07752 MW IT, x 1.2 = 0.093024 MW
+    busy_mw = 1.2 * 80 * h100.training_kw / 1000
+    assert busy_mw == pytest.approx(0.093024)
     assert per_site(result, "energy_mwh", "busy") == pytest.approx(busy_mw * HOURS, rel=REL)
-    # objective: 40 x 0.4896 + 70 x 1.6328 = 19.584 + 114.296 = 133.88 USD
+    # objective: 40 x 0.372096 + 70 x 1.6328 = 14.88384 + 114.296 = 129.17984 USD
     assert result.kpis["objective"] == pytest.approx(40 * busy_mw * HOURS + 70 * idle_mwh, rel=REL)
-    assert result.kpis["objective"] == pytest.approx(133.88, rel=1e-6)
+    assert result.kpis["objective"] == pytest.approx(129.17984, rel=1e-6)
 
 
 def test_a_scenario_with_no_work_pays_for_idle_chips_only(tmp_path, catalog, h100):
@@ -247,14 +252,14 @@ def test_a_scenario_with_no_work_pays_for_idle_chips_only(tmp_path, catalog, h10
 def test_pue_multiplies_it_power(tmp_path, catalog, h100):
     chips = 100 * h100.chips_per_system
     rate = sb.job_rate_eflop_per_chip_hour(h100.bf16_pflops, 0.5)
-    # the work takes every chip in every hour, so IT power is 800 x 1.275 kW = 1.02 MW
+    # the work takes every chip in every hour, so IT power is 800 x 0.969 kW = 0.7752 MW
     data = sb.scenario(
         {"a": sb.site(systems=100, price=50, carbon=100, pue=1.0)},
         hours=HOURS,
         training={"pretrain": sb.training_job(chips * HOURS * rate)},
     )
-    it_mw = chips * h100.active_kw / 1000
-    assert it_mw == pytest.approx(1.02)
+    it_mw = chips * h100.training_kw / 1000
+    assert it_mw == pytest.approx(0.7752)
     energies = {}
     for pue in (1.0, 1.5):
         result = sb.run(tmp_path, data, catalog, overrides={"sites.a.pue": pue})
@@ -262,12 +267,12 @@ def test_pue_multiplies_it_power(tmp_path, catalog, h100):
         it = result.dataset["it_power_mw"].sel(site="a").values
         facility = result.dataset["facility_power_mw"].sel(site="a").values
         assert it == pytest.approx([it_mw] * HOURS, rel=REL)
-        # facility = PUE x IT (no links): 1.02 MW and 1.53 MW
+        # facility = PUE x IT (no links): 0.7752 MW and 1.1628 MW
         assert facility == pytest.approx([pue * it_mw] * HOURS, rel=REL)
         energies[pue] = result.kpis["energy_mwh"]
         assert result.kpis["cost_usd"] == pytest.approx(50 * pue * it_mw * HOURS, rel=REL)
-    assert energies[1.0] == pytest.approx(4.08, rel=REL)  # 1.02 MW x 4 h
-    assert energies[1.5] == pytest.approx(6.12, rel=REL)  # 1.5 x 4.08
+    assert energies[1.0] == pytest.approx(3.1008, rel=REL)  # 0.7752 MW x 4 h
+    assert energies[1.5] == pytest.approx(4.6512, rel=REL)  # 1.5 x 3.1008
 
 
 # ---- (2) unserved demand when capacity is short -----------------------------------------------
@@ -298,9 +303,10 @@ def test_unserved_demand_is_what_the_chips_cannot_serve(tmp_path, catalog, h100)
     penalty_usd = penalty * unserved_mtoken_s * 3600 * HOURS
     assert penalty_usd == pytest.approx(207043.2)
     assert result.kpis["unserved_cost_term_usd"] == pytest.approx(penalty_usd, rel=REL)
-    # energy: 800 installed chips idle + 720 working, x PUE 1.2, 4 h, 50 USD/MWh
-    mw = 1.2 * (800 * h100.idle_kw + usable * h100.working_extra_kw) / 1000  # 1.13928 MW
-    assert mw == pytest.approx(1.13928)
+    # energy: 800 installed chips idle + 720 serving (0.8925 - 0.3925 = 0.5 kW more), x PUE 1.2,
+    # 4 h, 50 USD/MWh
+    mw = 1.2 * (800 * h100.idle_kw + usable * h100.serving_extra_kw) / 1000  # 0.8088 MW
+    assert mw == pytest.approx(0.8088)
     assert result.kpis["energy_cost_term_usd"] == pytest.approx(50 * mw * HOURS, rel=REL)
     assert result.kpis["objective"] == pytest.approx(penalty_usd + 50 * mw * HOURS, rel=REL)
 
@@ -340,7 +346,7 @@ def test_dci_capacity_limits_a_cross_site_split_exactly_with_site_participation(
     assert thin.kpis["mip_gap"] == pytest.approx(0.0, abs=1e-9)
     assert chip_hours(thin, "cheap") == pytest.approx(0.0, abs=1e-6)
     assert chip_hours(thin, "dear") == pytest.approx(1200, rel=REL)
-    # energy cost: PUE 1.2 x [idle of 800 + 1600 chips + 1200 x (active - idle)] + DCI
+    # energy cost: PUE 1.2 x [idle of 800 + 1600 chips + 1200 x (training - idle)] + DCI
     link_mw = capacity * catalog.link_technology("smf_800zr").transceiver_power_w_per_gbit_s / 1e6
     cheap_mwh = 1.2 * 800 * h100.idle_kw / 1000 + link_mw / 2
     dear_mwh = 1.2 * (1600 * h100.idle_kw + 1200 * h100.working_extra_kw) / 1000 + link_mw / 2
@@ -353,7 +359,7 @@ def test_dci_capacity_limits_a_cross_site_split_exactly_with_site_participation(
     assert chip_hours(fat, "dear") == pytest.approx(400, rel=REL)
     # the whole exchange crosses the link
     assert float(fat.dataset["link_traffic_gbit_s"].max()) >= traffic * (1 - 1e-9)
-    cheap_mwh = 1.2 * 800 * h100.active_kw / 1000 + 4 * link_mw / 2
+    cheap_mwh = 1.2 * 800 * h100.training_kw / 1000 + 4 * link_mw / 2
     dear_mwh = 1.2 * (1600 * h100.idle_kw + 400 * h100.working_extra_kw) / 1000 + 4 * link_mw / 2
     assert fat.kpis["objective"] == pytest.approx(30 * cheap_mwh + 60 * dear_mwh, rel=REL)
 
@@ -498,11 +504,11 @@ def test_a_job_draws_power_only_in_its_window_hours(tmp_path, catalog, h100, agg
         assert job_hours.values[0].tolist() == pytest.approx([12, 15, 15, 12])
     chip_hours = 40_000 / sb.job_rate_eflop_per_chip_hour(h100.bf16_pflops, 0.5)
     assert chip_hours == pytest.approx(22_469.4, rel=1e-5)
-    # job energy = 22,469.4 chip-h x 1.275 kW x PUE 1.2 = 34.378 MWh
-    job_mwh = chip_hours * h100.active_kw * 1.2 / 1000
+    # job energy = 22,469.4 chip-h x 0.969 kW x PUE 1.2 = 26.127 MWh
+    job_mwh = chip_hours * h100.training_kw * 1.2 / 1000
     assert float(result.dataset["job_energy_mwh"].sum()) == pytest.approx(job_mwh, rel=REL)
     # facility energy = 800 idle chips x 0.3925 kW x 96 h x 1.2 (36.17 MWh)
-    #                 + the job's chip-hours x (1.275 - 0.3925) kW x 1.2 (23.80 MWh)
+    #                 + the job's chip-hours x (0.969 - 0.3925) kW x 1.2 (15.54 MWh)
     idle_mwh = 800 * h100.idle_kw * 96 * 1.2 / 1000
     working_mwh = chip_hours * h100.working_extra_kw * 1.2 / 1000
     assert result.kpis["energy_mwh"] == pytest.approx(idle_mwh + working_mwh, rel=REL)
@@ -510,10 +516,11 @@ def test_a_job_draws_power_only_in_its_window_hours(tmp_path, catalog, h100, agg
 
 
 def test_the_envelope_holds_whenever_the_job_runs_not_on_average(tmp_path, catalog, h100):
-    # Envelope 1.2 x (800 x 0.3925 + 400 x 0.8825) kW = 0.8004 MW: at most 400 chips may
+    # Envelope 1.2 x (800 x 0.3925 + 400 x 0.8825) kW = 0.8004 MW: the envelope counts a
+    # working chip at its nameplate (1.275 - 0.3925 kW over idle), so at most 400 chips may
     # work at once. In a segment where the job runs on half of the member hours, its mean
     # draw would let 800 chips work; the envelope must hold in the hours it runs.
-    envelope_mw = 1.2 * (800 * h100.idle_kw + 400 * h100.working_extra_kw) / 1000
+    envelope_mw = 1.2 * (800 * h100.idle_kw + 400 * h100.nameplate_extra_kw) / 1000
     rate = sb.job_rate_eflop_per_chip_hour(h100.bf16_pflops, 0.5)
     most_eflop = 400 * WINDOW_HOURS * rate  # 400 chips x 54 h x 1.7802 = 38,452.3 EFLOP
     result = sb.run(tmp_path, windowed(envelope_mw, 0.99 * most_eflop, SEGMENTED), catalog)

@@ -33,8 +33,8 @@ def test_switching_systems_off_saves_their_idle_power(tmp_path, catalog, h100):
         tmp_path, {**base, "solver": {**base["solver"], "integer": {"systems_on_off": True}}}, catalog
     )
     pue = 1.2
-    on_mwh = pue * HOURS * (80 * h100.idle_kw + 24 * (h100.active_kw - h100.idle_kw)) / 1000
-    switched_mwh = pue * HOURS * 24 * h100.active_kw / 1000
+    on_mwh = pue * HOURS * (80 * h100.idle_kw + 24 * (h100.training_kw - h100.idle_kw)) / 1000
+    switched_mwh = pue * HOURS * 24 * h100.training_kw / 1000
     assert always_on.kpis["energy_mwh"] == pytest.approx(on_mwh, rel=1e-6)
     assert switched.kpis["energy_mwh"] == pytest.approx(switched_mwh, rel=1e-6)
     assert switched.kpis["cost_usd"] == pytest.approx(50 * switched_mwh, rel=1e-6)

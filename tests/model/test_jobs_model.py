@@ -2,7 +2,8 @@
 movement, per-site delays, kept chips, and job classes that change nothing but size.
 
 H100 figures (catalogue inputs, the ``h100`` fixture): 0.989 PFLOPS BF16 dense per
-chip, 1.275 kW per working chip and 0.3925 kW per idle chip. Table jobs count
+chip, 0.969 kW per chip at training load (nameplate 1.275 kW, what the envelope
+counts) and 0.3925 kW per idle chip. Table jobs count
 their failures in their work (goodput 1), so a GPU-hour on an H100 is one chip-hour
 of the model. Every site runs on a flat firm source with its price and carbon
 written here; energy = IT power x PUE x hours.
@@ -50,7 +51,7 @@ def test_work_is_delivered_exactly_even_when_power_is_paid_for(tmp_path, catalog
     # chips for 4 h (320 chip-hours) to burn power it is paid for
     assert chip_hours(result) == pytest.approx(40, rel=REL)
     # every installed chip idles: 80 x 0.3925 kW x 4 h = 125.6 kWh; working adds
-    # 40 x (1.275 - 0.3925) = 35.3 kWh; x PUE 1.2 = 193.08 kWh, at -20 USD/MWh
+    # 40 x (0.969 - 0.3925) = 23.06 kWh; x PUE 1.2 = 178.39 kWh, at -20 USD/MWh
     energy_mwh = (80 * h100.idle_kw * 4 + 40 * h100.working_extra_kw) * 1.2 / 1000
     assert result.kpis["energy_mwh"] == pytest.approx(energy_mwh, rel=REL)
     assert result.kpis["cost_usd"] == pytest.approx(-20 * energy_mwh, rel=REL)
@@ -70,8 +71,8 @@ def test_idle_power_is_paid_only_on_powered_on_chips_when_shed(tmp_path, catalog
     assert always.kpis["energy_mwh"] == pytest.approx(always_mwh, rel=REL)
     assert always.kpis["idle_energy_mwh"] == pytest.approx(idle_mwh, rel=REL)
     assert always.kpis["idle_energy_share"] == pytest.approx(idle_mwh / always_mwh, rel=REL)
-    # shed: only the 40 working chip-hours are powered, at their full 1.275 kW
-    shed_mwh = 40 * h100.active_kw * 1.2 / 1000
+    # shed: only the 40 working chip-hours are powered, at their full 0.969 kW
+    shed_mwh = 40 * h100.training_kw * 1.2 / 1000
     assert shed.kpis["energy_mwh"] == pytest.approx(shed_mwh, rel=REL)
     assert shed.kpis["idle_energy_mwh"] == pytest.approx(0.0, abs=1e-9)
     assert float(shed.dataset["chips_powered_on"].sum()) == pytest.approx(40, rel=REL)
@@ -109,7 +110,8 @@ def test_a_job_moves_away_from_its_data_only_when_the_energy_saved_pays_the_tran
     tmp_path, catalog, h100, data_gb, moves
 ):
     # 40 chip-hours; idle power is the same wherever the job runs, so moving saves the
-    # working extra 40 x 0.8825 kW x PUE 1.2 = 42.36 kWh x (130 - 30) USD/MWh = 4.236 USD;
+    # training extra 40 x (0.969 - 0.3925) kW x PUE 1.2 = 27.672 kWh x (130 - 30) USD/MWh
+    # = 2.7672 USD;
     # moving costs 0.02 USD/GB: 2 USD for 100 GB (moves), 6 USD for 300 GB (stays)
     data = table_scenario(
         tmp_path,
@@ -120,7 +122,7 @@ def test_a_job_moves_away_from_its_data_only_when_the_energy_saved_pays_the_tran
     )
     result = sb.run(tmp_path, data, catalog)
     saved = 40 * h100.working_extra_kw * 1.2 / 1000 * (130 - 30)
-    assert saved == pytest.approx(4.236, rel=1e-3)
+    assert saved == pytest.approx(2.7672, rel=1e-3)
     at_cheap = chip_hours(result, "cheap")
     assert at_cheap == pytest.approx(40 if moves else 0, abs=1e-6)
     moved = data_gb if moves else 0
@@ -179,8 +181,8 @@ def test_min_chips_keeps_the_job_running_every_step(tmp_path, catalog):
 def test_interchangeable_jobs_merge_and_split_back(tmp_path, catalog, h100):
     # short1/short2 fit one step at their chips: free; long_a and long_b both run 2 h at
     # full width (16/8 and 32/16): proportional; long_c runs 3 h: alone. The two short jobs'
-    # data differ, so the cheap-to-move one (100 GB: 2 USD < its 4.236 USD saving at a
-    # price gap of 500 USD/MWh over 8 chip-hours, 8 x 0.8825 x 1.2 = 8.472 kWh) moves and
+    # data differ, so the cheap-to-move one (100 GB: 2 USD < its 2.767 USD saving at a
+    # price gap of 500 USD/MWh over 8 chip-hours, 8 x 0.5765 x 1.2 = 5.534 kWh) moves and
     # the other (300 GB: 6 USD) stays
     rows = (
         "name,gpu_hours,chips,origin,data_gb\n"

@@ -41,9 +41,13 @@ def serving(site: dict) -> dict:
     )
 
 
-def facility_mw(h100, chips_working: float, installed: int = 800, pue: float = 1.2) -> float:
-    """docs/model.md (4): PUE x (installed x idle kW + working x (active - idle) kW) / 1000."""
-    return pue * (installed * h100.idle_kw + chips_working * h100.working_extra_kw) / 1000
+def facility_mw(
+    h100, chips_working: float, installed: int = 800, pue: float = 1.2, load: str = "serving"
+) -> float:
+    """docs/model.md (4): PUE x (installed x idle kW + working x (load - idle) kW) / 1000,
+    a working chip at its serving or training power."""
+    extra = h100.serving_extra_kw if load == "serving" else h100.working_extra_kw
+    return pue * (installed * h100.idle_kw + chips_working * extra) / 1000
 
 
 def test_a_negative_price_earns_but_no_chip_works_for_nothing(tmp_path, catalog, h100):
@@ -54,9 +58,10 @@ def test_a_negative_price_earns_but_no_chip_works_for_nothing(tmp_path, catalog,
     assert needed == pytest.approx(404.245, rel=1e-5)
     chips = result.dataset["inference_chips"].sum(("service", "system")).sel(site="s").values
     assert chips == pytest.approx([needed] * HOURS, rel=REL)  # not all 800: (2) is an equality
-    # 1.2 x (800 x 0.3925 + 404.245 x 0.8825) / 1000 = 0.80489 MW, paid -20 USD/MWh for 4 h
+    # 1.2 x (800 x 0.3925 + 404.245 x (0.8925 - 0.3925)) / 1000 = 0.619347 MW, paid -20 USD/MWh
+    # for 4 h
     mw = facility_mw(h100, needed)
-    assert mw == pytest.approx(0.80489, rel=1e-4)
+    assert mw == pytest.approx(0.619347, rel=1e-4)
     earned = 20 * mw * HOURS  # 64.39 USD
     assert result.kpis["negative_price_earnings_usd"] == pytest.approx(earned, rel=REL)
     assert result.kpis["cost_usd"] == pytest.approx(-earned, rel=REL)
@@ -83,7 +88,7 @@ def test_only_negative_hours_count_as_earnings(tmp_path, catalog, h100):
     result = sb.run(tmp_path, serving(grid_site({"csv": "prices.csv", "column": "usd"})), catalog)
     assert result.status == "optimal", result.messages
     mw = facility_mw(h100, NEED_PFLOPS / (h100.fp8_pflops * 0.5))
-    # earned: (20 + 50) x 0.80489 MWh = 56.34 USD; net cost: (40 - 20 - 50 + 10) x 0.80489 = -16.10
+    # earned: (20 + 50) x 0.619347 MWh = 43.35 USD; net: (40 - 20 - 50 + 10) x 0.619347 = -12.39
     assert result.kpis["negative_price_earnings_usd"] == pytest.approx(70 * mw, rel=REL)
     assert result.kpis["cost_usd"] == pytest.approx(-20 * mw, rel=REL)
 
@@ -106,9 +111,9 @@ def test_training_moves_into_negative_hours_and_the_model_stays_bounded(tmp_path
     chips = result.dataset["training_chips"].sum(("job", "system")).sel(site="s").values
     assert chips[1] == pytest.approx(800, rel=REL)
     assert chips[[0, 2, 3]] == pytest.approx([0, 0, 0], abs=1e-6)
-    # earned in hour 1: 30 x 1.2 x (800 x 0.3925 + 800 x 0.8825) / 1000 = 36.72 USD
+    # earned in hour 1: 30 x 1.2 x (800 x 0.3925 + 800 x (0.969 - 0.3925)) / 1000 = 27.90 USD
     assert result.kpis["negative_price_earnings_usd"] == pytest.approx(
-        30 * facility_mw(h100, 800), rel=REL
+        30 * facility_mw(h100, 800, load="training"), rel=REL
     )
 
 

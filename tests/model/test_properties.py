@@ -97,7 +97,7 @@ def test_adding_a_more_expensive_site_never_raises_the_objective(
     data = two_sites(p0, p1, pue0, pue1, k, h100)
     data["training"]["pretrain"]["compute"] = min(data["training"]["pretrain"]["compute"], 2000.0)
     without = sb.run_text(folder, data, catalog)
-    # dearer per unit of work: a working chip costs price x PUE x (active - idle) kW
+    # dearer per unit of work: a working chip costs price x PUE x (training - idle) kW
     price = (max(p0 * pue0, p1 * pue1) + premium) / extra_pue
     data["sites"]["extra"] = sb.site(
         lat=40.1, lon=-99.9, systems=extra_systems, price=price, pue=extra_pue

@@ -16,11 +16,13 @@ REL = 1e-6
 #: Frankfurt, 3 km from the DE-LU weather point; a July day with chiller hours.
 FRANKFURT = {"lat": 50.11, "lon": 8.68}
 JULY = "2025-07-10T00:00:00+00:00"
+#: the evaporative curve's temperatures with steeper levels, so a day's swing is plain
+CURVE = {"model": "weather", "pue_economiser": 1.10, "pue_design": 1.35}
 
 
 def _frankfurt(**extra) -> dict:
     site = sb.site(systems=50, price=80, carbon=200, **FRANKFURT)
-    site["pue"] = {"model": "weather"}
+    site["pue"] = dict(CURVE)
     site.update(extra)
     return site
 
@@ -33,7 +35,7 @@ def test_idle_chips_draw_the_hours_pue(tmp_path, catalog, h100):
     hours = pd.date_range(JULY, periods=24, freq="h")
     frame = site_weather("DE-LU", hours)
     wet = wet_bulb_c(frame["temperature_c"].to_numpy(), frame["relative_humidity_pct"].to_numpy())
-    pue = weather_pue(wet, WeatherPue(model="weather"))
+    pue = weather_pue(wet, WeatherPue(**CURVE).curve("evaporative"))
     assert pue.max() - pue.min() > 0.02  # the day has economiser and chiller hours
     # 400 idle chips x 0.3925 kW = 0.157 MW of IT power in every hour, times that hour's PUE
     it_mw = 50 * h100.chips_per_system * h100.idle_kw / 1000
@@ -54,7 +56,7 @@ def test_typical_days_keep_the_mean_pue(tmp_path, catalog):
     hours = pd.date_range(JULY, periods=24 * 14, freq="h")
     frame = site_weather("DE-LU", hours)
     wet = wet_bulb_c(frame["temperature_c"].to_numpy(), frame["relative_humidity_pct"].to_numpy())
-    hourly = weather_pue(wet, WeatherPue(model="weather"))
+    hourly = weather_pue(wet, WeatherPue(**CURVE).curve("evaporative"))
     pue = inputs["pue"].sel(site="fra").values
     weight = (inputs["weight"] * inputs["dt_hours"]).values
     assert inputs["pue"].dims == ("site", "time") and len(pue) == 3 * 24

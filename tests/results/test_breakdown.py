@@ -20,7 +20,7 @@ def test_the_rows_by_hand(tmp_path, catalog):
     # One hour, one fibre pair, binary spans: the 1,200-chip job runs at dear (tests/model
     # test_dci_capacity...). PUE 1.2 at both sites; cheap's power costs 30 USD/MWh, dear's
     # 60; both 100 kgCO2e/MWh.
-    #   job:  1.2 x 1,200 working chips x active kW                   at dear
+    #   job:  1.2 x 1,200 working chips x training kW                 at dear
     #   idle: 1.2 x 800 idle chips x idle kW at cheap + 1.2 x 400 x idle kW at dear
     #   DCI:  the link's transceivers, capacity x W per Gb/s, half at each end
     h100 = sb.server_figures(catalog)  # catalogue figures: inputs, not outputs
@@ -28,7 +28,7 @@ def test_the_rows_by_hand(tmp_path, catalog):
     assert result.status == "optimal", result.messages
     link = catalog.link_technology("smf_800zr")
     link_mw = link.capacity_gbit_s_per_fibre_pair * link.transceiver_power_w_per_gbit_s / 1e6
-    job_mwh = 1.2 * 1200 * h100.active_kw / 1000
+    job_mwh = 1.2 * 1200 * h100.training_kw / 1000
     idle_cheap, idle_dear = 1.2 * 800 * h100.idle_kw / 1000, 1.2 * 400 * h100.idle_kw / 1000
     table = breakdown_table(result.dataset).set_index("name")
     assert table.loc["pretrain", "energy_mwh"] == pytest.approx(job_mwh, rel=1e-6)
@@ -86,6 +86,6 @@ def test_built_chips_count_as_idle_or_working_in_planning_mode(tmp_path, catalog
     result = sb.run(tmp_path, two_site_scenario(1000.0), catalog)
     table = breakdown_table(result.dataset).set_index("name")
     assert table.loc["idle chips", "energy_mwh"] == pytest.approx(0.0, abs=1e-9)
-    job_mwh = 800 * h100.active_kw / 1000 * 1.2 * 2  # PUE 1.2 (scenario_builder), 2 hours
+    job_mwh = 800 * h100.training_kw / 1000 * 1.2 * 2  # PUE 1.2 (scenario_builder), 2 hours
     assert table.loc["pretrain", "energy_mwh"] == pytest.approx(job_mwh, rel=1e-6)
     assert table["energy_mwh"].sum() == pytest.approx(result.kpis["energy_mwh"], rel=1e-9)

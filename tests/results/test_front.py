@@ -49,11 +49,11 @@ def cost_usd(h100, near_share: float) -> float:
 
     Both sites hold 800 chips drawing idle power (0.3925 kW each) all the time; serving
     1e6 token/s x 2e11 FLOP = 200 PFLOPS takes 200 / (1.979 x 0.5) = 202.12 working chips,
-    each 0.8825 kW above idle; PUE 1.2, 2 h, 60 and 20 USD/MWh.
+    each 0.8925 - 0.3925 = 0.5 kW above idle at serving load; PUE 1.2, 2 h, 60 and 20 USD/MWh.
     """
     working = 1e6 * 2e11 / 1e15 / (h100.fp8_pflops * 0.5)
     idle_mw = 800 * h100.idle_kw / 1000
-    extra_mw = working * h100.working_extra_kw / 1000
+    extra_mw = working * h100.serving_extra_kw / 1000
     near_mw = 1.2 * (idle_mw + near_share * extra_mw)
     far_mw = 1.2 * (idle_mw + (1 - near_share) * extra_mw)
     return (60 * near_mw + 20 * far_mw) * HOURS

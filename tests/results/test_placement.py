@@ -1,7 +1,7 @@
 """Where each job and service ran (issue 13, item 10), checked against hand derivations.
 
 H100 figures (built-in catalogue, inputs): 8 chips per server, 0.989 PFLOPS BF16 and
-1.979 PFLOPS FP8 dense per chip, 1.275 kW per working chip.
+1.979 PFLOPS FP8 dense per chip, 0.969 kW per training and 0.8925 kW per serving chip.
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ def test_a_job_split_over_two_sites_shows_each_sites_share_chips_and_energy(tmp_
     assert placed["cheap"]["chip_hours"] == pytest.approx(3200, rel=REL)
     assert placed["dear"]["chip_hours"] == pytest.approx(2303.36 / rate, rel=REL)  # 1,293.88
     assert placed["cheap"]["peak_chips"] == pytest.approx(800, rel=REL)
-    # energy of the working chips: chip-hours x 1.275 kW x PUE 1.2 = 4.896 MWh at cheap
-    assert placed["cheap"]["energy_mwh"] == pytest.approx(3200 * h100.active_kw * 1.2 / 1000, rel=REL)
-    assert placed["cheap"]["energy_mwh"] == pytest.approx(4.896, rel=1e-3)
+    # energy of the working chips: chip-hours x 0.969 kW (training) x PUE 1.2 = 3.72096 MWh
+    assert placed["cheap"]["energy_mwh"] == pytest.approx(3200 * h100.training_kw * 1.2 / 1000, rel=REL)
+    assert placed["cheap"]["energy_mwh"] == pytest.approx(3.72096, rel=1e-3)
     # the rows add up to the job's totals in the results
     total_mwh = placed["cheap"]["energy_mwh"] + placed["dear"]["energy_mwh"]
     assert total_mwh == pytest.approx(float(result.dataset["job_energy_mwh"].sum()), rel=REL)
@@ -94,7 +94,7 @@ def test_a_service_shows_its_sites_share_of_demand_latency_and_what_went_unserve
     assert placed["near"]["latency_ms_mean"] == pytest.approx(2.816, abs=1e-3)
     assert placed["far"]["latency_ms_mean"] == pytest.approx(14.546, abs=1e-3)
     assert placed["near"]["peak_chips"] == pytest.approx(80, rel=REL)
-    assert placed["far"]["energy_mwh"] == pytest.approx(800 * 2 * h100.active_kw * 1.2 / 1000, rel=REL)
+    assert placed["far"]["energy_mwh"] == pytest.approx(800 * 2 * h100.serving_kw * 1.2 / 1000, rel=REL)
     assert sum(r["share"] for r in placed.values()) == pytest.approx(1.0, rel=1e-9)
     assert list(result.placement["site"]) == ["far", "near", UNSERVED]
 

@@ -34,7 +34,7 @@ sites:
     lon: 4.90
     grid: grid_nl
     power_envelope: 20 MW
-    cooling: free_cooling
+    cooling: evaporative
     systems: {gb200_nvl72: 4}
     jurisdiction: EU
 regions:

@@ -243,8 +243,9 @@ def serving_capacity_pflops(catalog) -> float:
     """FP8 peak of every usable chip in the base scenario."""
     h100 = catalog.hardware["hgx_h100_8"]
     gb200 = catalog.hardware["gb200_nvl72"]
-    fra = 100 * h100.chips_per_system * 0.97 * h100.fp8_dense_pflops_per_chip
-    ams = 4 * gb200.chips_per_system * 0.97 * gb200.fp8_dense_pflops_per_chip
+    # 0.80: the default utilisation (sites.<site>.utilisation)
+    fra = 100 * h100.chips_per_system * 0.80 * h100.fp8_dense_pflops_per_chip
+    ams = 4 * gb200.chips_per_system * 0.80 * gb200.fp8_dense_pflops_per_chip
     return fra + ams
 
 

@@ -21,7 +21,7 @@ def test_values_keep_the_file_and_line_they_came_from(tmp_path):
     path = write(tmp_path, "scenario.yaml", BASE)
     document = read_document(path)
     assert document.positions[("sites", "ams", "cooling")] == Position(
-        str(path), line_of(BASE, "cooling: free_cooling")
+        str(path), line_of(BASE, "cooling: evaporative")
     )
     assert document.position(("sites", "fra", "systems", "hgx_h100_8")) == Position(
         str(path), line_of(BASE, "systems: {hgx_h100_8: 100}")

@@ -150,6 +150,7 @@ def test_a_pue_below_one_says_the_allowed_range(tmp_path, catalog):
         ("    tp: 8", "mfu", "training.pretrain.mfu"),
         ("    efficiency: 0.3", "efficiency", "inference.chat.efficiency"),
         ("    jurisdiction: EU", "availability", "sites.fra.availability"),
+        ("    jurisdiction: EU", "utilisation", "sites.fra.utilisation"),
     ],
 )
 def test_fractions_must_lie_in_zero_one(tmp_path, catalog, value, anchor, field, path):
@@ -316,13 +317,6 @@ CHAT = "regions.paris.demand.chat"
 @pytest.mark.parametrize(
     ("old", "new", "path", "message"),
     [
-        (
-            "    pue: 1.2",
-            "    pue: 1.2\n    cooling: liquid",
-            "sites.fra",
-            "'pue' or 'cooling', not both",
-        ),
-        ("    pue: 1.2\n", "", "sites.fra", "give 'pue' or 'cooling' (one of legacy_air"),
         ("    grid: grid_de\n", "    grid_import_limit: 5 MW\n", "sites.fra", "needs a 'grid'"),
         (DEMAND, "chat: {constant: 5, mean: 5}", CHAT, "'mean' goes with 'daily_shape' only"),
         (DEMAND, "chat: {constant: 5, column: a}", CHAT, "'csv' and 'column' go together"),
@@ -377,15 +371,61 @@ def test_the_6nd_rule_and_the_defaults_derived_from_parameters():
     assert given.checkpoint_gb == 0.0
 
 
-def test_cooling_classes_set_the_pue(tmp_path, catalog):
+def test_cooling_kinds_set_the_pue(tmp_path, catalog):
     scenario = load(tmp_path, BASE, catalog)
-    assert scenario.sites["ams"].effective_pue == COOLING_PUE["free_cooling"] == 1.1
+    # evaporative: Google's 2023 fleet PUE; a site's own pue wins over its kind's
+    assert scenario.sites["ams"].effective_pue == COOLING_PUE["evaporative"] == 1.1
     assert scenario.sites["fra"].effective_pue == 1.2
-    assert all(1.0 <= pue < 2.0 for pue in COOLING_PUE.values())
+    assert scenario.sites["fra"].cooling == "evaporative"  # the default kind
+    assert COOLING_PUE == {"evaporative": 1.1, "air": 1.3, "liquid": 1.14}
 
 
-def test_an_unknown_cooling_class_lists_the_classes(tmp_path, catalog):
-    text = BASE.replace("cooling: free_cooling", "cooling: water")
+def test_a_kind_with_its_own_pue_and_a_site_with_neither(tmp_path, catalog):
+    both = load(tmp_path, BASE.replace("    pue: 1.2\n", "    pue: 1.2\n    cooling: liquid\n"), catalog)
+    assert (both.sites["fra"].cooling, both.sites["fra"].effective_pue) == ("liquid", 1.2)
+    neither = load(tmp_path, BASE.replace("    pue: 1.2\n", ""), catalog)
+    assert neither.sites["fra"].effective_pue == COOLING_PUE["evaporative"]
+
+
+def test_an_unknown_cooling_kind_lists_the_kinds(tmp_path, catalog):
+    text = BASE.replace("cooling: evaporative", "cooling: water")
     problem = only_error(tmp_path, text, catalog)
     assert problem.path == "sites.ams.cooling"
-    assert "'legacy_air'" in problem.message and "'immersion'" in problem.message
+    assert "water" in str(problem)
+    assert all(f"'{kind}'" in problem.message for kind in ("air", "evaporative", "liquid"))
+
+
+def test_a_negative_water_cap_and_an_unknown_cooling_kind_are_one_line_each_at_once(tmp_path, catalog):
+    text = BASE.replace("    pue: 1.2\n", "    pue: 1.2\n    water_cap: -5 m3/year\n").replace(
+        "cooling: evaporative", "cooling: swamp"
+    )
+    found = errors(tmp_path, text, catalog)
+    assert sorted(p.path for p in found) == ["sites.ams.cooling", "sites.fra.water_cap"]
+    by_path = {p.path: p for p in found}
+    assert_names(
+        by_path["sites.fra.water_cap"],
+        file=tmp_path / "scenario.yaml",
+        line=line_of(text, "water_cap:"),
+        path="sites.fra.water_cap",
+        allowed="must be at least 0 m3/year",
+        value="-5 m3/year",
+    )
+    cooling = by_path["sites.ams.cooling"]
+    assert "swamp" in str(cooling) and "'evaporative'" in cooling.message
+    assert all("\n" not in str(p) for p in found)  # one line each
+
+
+def test_utilisation_defaults_to_080_and_reads_its_former_name(tmp_path, catalog):
+    scenario = load(tmp_path, BASE, catalog)
+    assert {site.utilisation for site in scenario.sites.values()} == {0.80}
+    text = BASE.replace("    jurisdiction: EU", "    jurisdiction: EU\n    availability: 0.9", 1)
+    assert load(tmp_path, text, catalog).sites["fra"].utilisation == 0.9
+
+
+def test_utilisation_and_its_former_name_together_is_one_clear_line(tmp_path, catalog):
+    text = BASE.replace(
+        "    jurisdiction: EU", "    jurisdiction: EU\n    availability: 0.9\n    utilisation: 0.8", 1
+    )
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "sites.fra"
+    assert "give 'utilisation' or its former name 'availability', not both" in problem.message

@@ -8,7 +8,7 @@ from pyproj import Geod
 from .conftest import BASE, assert_names, errors, line_of, load, only_error
 
 FRA_PUE = "    pue: 1.2\n"
-AMS_COOLING = "    cooling: free_cooling\n"
+AMS_COOLING = "    cooling: evaporative\n"
 
 
 def _km(a, b) -> float:
@@ -19,9 +19,9 @@ def _km(a, b) -> float:
 def test_a_site_near_a_weather_point_may_follow_the_weather(tmp_path, catalog):
     text = BASE.replace(FRA_PUE, "    pue: {model: weather, pue_design: 1.4}\n")
     scenario = load(tmp_path, text, catalog)
-    curve = scenario.sites["fra"].pue
-    assert curve.model == "weather"
-    assert (curve.pue_design, curve.pue_economiser, curve.economiser_below) == (1.4, 1.10, 12.0)
+    assert scenario.sites["fra"].pue.model == "weather"
+    curve = scenario.sites["fra"].pue_curve  # the evaporative kind's, its pue_design replaced
+    assert (curve.pue_design, curve.pue_economiser, curve.economiser_below) == (1.4, 1.086, 12.0)
     assert scenario.sites["fra"].effective_pue is None
     assert scenario.sites["ams"].effective_pue == 1.1
 
@@ -37,12 +37,12 @@ def test_weather_parameters_take_units(tmp_path, catalog):
         ("pue_design: 3.5", "sites.fra.pue.pue_design", 3.5, "must lie in [1, 3]"),
         ("pue_economiser: 0.95", "sites.fra.pue.pue_economiser", 0.95, "must lie in [1, 2]"),
         (
-            "economiser_below: 40 degC",
+            "economiser_below: 45 degC",
             "sites.fra.pue.economiser_below",
-            "40 degC",
-            "must lie in [-10, 30] degC",
+            "45 degC",
+            "must lie in [-10, 40] degC",
         ),
-        ("design_wet_bulb: 41", "sites.fra.pue.design_wet_bulb", 41, "must lie in [0, 35] degC"),
+        ("design_temperature: 51", "sites.fra.pue.design_temperature", 51, "must lie in [0, 50] degC"),
         ("model: fixed", "sites.fra.pue.model", "fixed", "'weather'"),
     ],
 )
@@ -66,8 +66,9 @@ def test_temperatures_out_of_order_name_the_rule(tmp_path, catalog):
     problem = only_error(tmp_path, text, catalog)
     assert problem.path == "sites.fra.pue"
     assert problem.position.line == line_of(text, "pue: {model")
-    assert "need economiser_below < chiller_above <= design_wet_bulb (degC), got 20 < 18 <= 26" in str(
-        problem
+    assert (
+        "need economiser_below < chiller_above <= design_temperature (degC), got 20 < 18 <= 26"
+        in str(problem)
     )
 
 

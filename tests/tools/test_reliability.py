@@ -16,7 +16,6 @@ from geomodel.tools.reliability import (
     exponential_model_goodput,
     goodput_factor,
     reliability_report,
-    waste_fraction,
     young_interval_hours,
 )
 
@@ -37,19 +36,24 @@ def test_young_interval_of_a_round_example():
 
 
 def test_facts_sheet_example_m_3h_c_1min():
-    # FACTS section 5: M = 3 h, C = 1 min -> tau ~ 19 min, waste ~ 10.5 % + R/M.
+    # FACTS section 5: M = 3 h, C = 1 min -> tau ~ 19 min.
     m, c = 3.0, 1 / 60
     tau = young_interval_hours(c, m)
     assert tau * 60 == pytest.approx(19.0, abs=0.1)  # sqrt(2 x 1 x 180) = 18.97 min
-    assert waste_fraction(tau, c, 0.0, m) == pytest.approx(0.105, abs=0.001)
-    r = 6 / 60  # a 6-minute restart adds R/M = 6/180
-    assert waste_fraction(tau, c, r, m) == pytest.approx(0.105 + 6 / 180, abs=0.001)
-    # Daly's interval is a little shorter and the waste curve is flat at its minimum.
+    # Daly's interval is a little shorter.
     daly = daly_interval_hours(c, m)
     ratio = c / (2 * m)
     assert daly == pytest.approx(math.sqrt(2 * c * m) * (1 + math.sqrt(ratio) / 3 + ratio / 9) - c)
     assert daly * 60 == pytest.approx(18.3, abs=0.1)
-    assert waste_fraction(daly, c, 0.0, m) == pytest.approx(0.105, abs=0.001)
+
+
+def test_goodput_of_the_facts_example_by_hand():
+    # M = 3 h, C = 1 min, R = 6 min, tau = Daly's 18.313 min = 0.305214 h:
+    # R/M = 0.033333, exp = 1.033895; (tau + C)/M = 0.321881 / 3 = 0.107294,
+    # exp - 1 = 0.113261; g = 0.305214 / (3 x 1.033895 x 0.113261) = 0.86881.
+    # (The first-order 1 - C/tau - (tau/2 + R)/M = 0.8612 is no longer used.)
+    tau = daly_interval_hours(1 / 60, 3.0)
+    assert exponential_model_goodput(tau, 1 / 60, 0.1, 3.0) == pytest.approx(0.86881, abs=2e-5)
 
 
 def test_daly_is_m_when_checkpoints_take_2m_or_more():
@@ -72,16 +76,11 @@ def test_daly_interval_maximises_the_exact_exponential_goodput(c, r, m):
         assert exponential_model_goodput(tau * factor, c, r, m) <= best + 1e-6
 
 
-def test_first_order_waste_agrees_with_the_exact_model_when_failures_are_rare():
-    m, c, r = 3.0, 1 / 60, 0.1
-    tau = daly_interval_hours(c, m)
-    first_order = 1 - waste_fraction(tau, c, r, m)
-    assert exponential_model_goodput(tau, c, r, m) == pytest.approx(first_order, abs=0.01)
-
-
-def test_free_checkpoints_lose_only_the_restarts():
+def test_free_checkpoints_lose_only_the_restarts_and_failures_during_them():
+    # C = 0: the best interval is 0 and g tends to exp(-R/M): R = 0.5 h, M = 2 h -> 0.7788.
     assert daly_interval_hours(0.0, 2.0) == 0.0
-    assert waste_fraction(0.0, 0.0, 0.5, 2.0) == pytest.approx(0.25)
+    assert exponential_model_goodput(0.0, 0.0, 0.5, 2.0) == pytest.approx(math.exp(-0.25))
+    assert exponential_model_goodput(1e-6, 0.0, 0.5, 2.0) == pytest.approx(math.exp(-0.25), rel=1e-6)
 
 
 def test_report_of_a_typical_job(hgx):
@@ -92,10 +91,10 @@ def test_report_of_a_typical_job(hgx):
     assert report.interruptions_per_day == pytest.approx(24 / m)
     assert report.young_interval_minutes == pytest.approx(60 * math.sqrt(2 * m / 60))
     tau = report.daly_interval_minutes / 60
-    assert report.waste_fraction == pytest.approx(1 / 60 / tau + (tau / 2 + 0.1) / m)
-    assert report.goodput == pytest.approx(1 - report.waste_fraction)
-    assert 0.85 < report.goodput < 0.87
-    assert report.goodput_exponential_model == pytest.approx(report.goodput, abs=0.01)
+    expected = tau / (m * math.exp(0.1 / m) * math.expm1((tau + 1 / 60) / m))
+    assert report.goodput == pytest.approx(expected)
+    assert report.waste_fraction == pytest.approx(1 - report.goodput)
+    assert 0.86 < report.goodput < 0.88
     assert report.reason == ""
     assert goodput_factor(hgx, 16_384, 1, 6) == report.goodput
 
@@ -111,13 +110,25 @@ def test_goodput_is_zero_when_the_cluster_fails_faster_than_it_can_checkpoint_an
     assert "0.6 min" in report.reason
 
 
-def test_goodput_is_clamped_at_zero_when_the_waste_exceeds_everything(make_system):
-    # M = 10 min, C = 4, R = 5.5: C + R < M, but C/tau + (tau/2 + R)/M ~ 1.5.
+def test_goodput_stays_positive_where_the_first_order_waste_exceeded_everything(make_system):
+    # M = 10 min, C = 4, R = 5.5: C + R < M; the old first-order waste C/tau + (tau/2 + R)/M
+    # read ~1.5 (goodput 0); the exact model still makes a little progress: C = 0.4 M < 2M,
+    # Daly's tau = 6.48 min, g = 0.202.
     system = make_system(mtbf_hours_per_chip=10 / 60)
     report = reliability_report(system, 1, checkpoint_minutes=4, restart_minutes=5.5)
-    assert report.goodput == 0.0
-    assert report.waste_fraction == 1.0
-    assert "expected time lost" in report.reason
+    tau, m = report.daly_interval_minutes / 60, 10 / 60
+    assert report.goodput == pytest.approx(
+        tau / (m * math.exp(5.5 / 60 / m) * math.expm1((tau + 4 / 60) / m))
+    )
+    assert report.goodput == pytest.approx(0.202, abs=0.001)
+    assert report.reason == ""
+
+
+def test_an_mtbf_override_replaces_the_catalogue_figure(hgx):
+    low = reliability_report(hgx, 16_384, mtbf_hours_per_chip=25_000)
+    assert low.mtbf_hours_per_chip == 25_000
+    assert low.cluster_mtbf_hours == pytest.approx(25_000 / 16_384)
+    assert low.goodput < reliability_report(hgx, 16_384).goodput
 
 
 def test_free_checkpoints_and_restarts_give_full_goodput(hgx):

@@ -7,18 +7,19 @@ chips) on a 10 MW firm source at 60 USD/MWh and 100 kgCO2e/MWh, PUE 1.2. A job n
 1,600 chips in each of its 2 hours (max_chips 1,600, goodput 1), so ``a`` must build 100
 servers (300,000 USD each, 3,000 USD a year of O&M, 5 years, discount rate 0):
 capex 100 x 300,000 / 5 = 6,000,000 USD a year, fixed O&M 300,000 USD a year. All 1,600
-chips work, so the facility draws 1.2 x 1,600 x P_active, P_active the catalogue's
-working power of an H100 (1.275 kW): 2.448 MW, 4.896 MWh in 2 h. At a carbon price of
-100 USD/t the energy costs 60 x 4.896 = 293.76 USD and the carbon 100 x 0.4896 t =
-48.96 USD; 2 h are 2 / 8760 of a year, so a year of them is x 4,380: energy 1,286,668.8
-and carbon 214,444.8 USD a year, 7,801,113.6 USD a year in all.
+chips work, so the facility draws 1.2 x 1,600 x P_train, P_train the catalogue's
+training power of an H100 (0.76 x 10.2 kW / 8 = 0.969 kW): 1.86048 MW, 3.72096 MWh in
+2 h. At a carbon price of 100 USD/t the energy costs 60 x 3.72096 = 223.2576 USD and the
+carbon 100 x 0.372096 t = 37.2096 USD; 2 h are 2 / 8760 of a year, so a year of them is
+x 4,380: energy 977,868.3 and carbon 162,978.0 USD a year, 7,440,846.3 USD a year in
+all.
 
 ``a`` may also build gas (CCGT, flat capacity factor 0.95) at 45 USD/MWh and
 350 kgCO2e/MWh, 1,000,000 USD/MW over 20 years + 10,000 USD/MW a year = 60,000 USD per
 MW a year. At 100 USD/t gas costs 45 + 35 = 80 USD/MWh against 70 from the firm source:
 none is built. At 0 USD/t it costs 45 against 60, saving 15 x 0.95 x 8,760 = 124,830 USD
-per MW a year, more than its 60,000: gas is built to carry the whole load, 2.448 / 0.95 =
-2.5768 MW (more would only be curtailed). The new site ``c`` could hold servers at the
+per MW a year, more than its 60,000: gas is built to carry the whole load, 1.86048 / 0.95 =
+1.9584 MW (more would only be curtailed). The new site ``c`` could hold servers at the
 same price but opens only by paying 1e12 USD: it stays closed.
 """
 
@@ -141,10 +142,10 @@ def run(at: AppTest) -> str:
 
 @pytest.fixture(scope="module")
 def facility_mw(catalog) -> float:
-    """1.2 x 1,600 working chips x the catalogue's working power of an H100 chip."""
-    active_kw = catalog.hardware_system("hgx_h100_8").active_power_kw_per_chip
-    assert active_kw == pytest.approx(1.275)
-    return 1.2 * 1600 * active_kw / 1000
+    """1.2 x 1,600 training chips x the catalogue's training power of an H100 chip."""
+    training_kw = catalog.hardware_system("hgx_h100_8").training_kw_per_chip
+    assert training_kw == pytest.approx(0.76 * 10.2 / 8)  # 0.969 kW
+    return 1.2 * 1600 * training_kw / 1000
 
 
 @pytest.fixture(scope="module")
@@ -179,17 +180,17 @@ def test_a_plan_shows_what_it_costs_first(plans, app_cache, facility_mw):
     assert record["planning"] is True
     kpis = record["kpis"]
     energy, carbon = 60 * facility_mw * 2, 100 * 0.1 * facility_mw * 2
-    assert energy == pytest.approx(293.76) and carbon == pytest.approx(48.96)
+    assert energy == pytest.approx(223.2576) and carbon == pytest.approx(37.2096)
     assert kpis["capex_usd_per_year"] == pytest.approx(SERVERS * SERVER_CAPEX / SERVER_LIFE, rel=REL)
     assert kpis["fixed_om_usd_per_year"] == pytest.approx(SERVERS * SERVER_OM, rel=REL)
-    assert kpis["total_cost_usd_per_year"] == pytest.approx(7_801_113.6, rel=REL)
+    assert kpis["total_cost_usd_per_year"] == pytest.approx(7_440_846.336, rel=REL)
     at = results_page(plans["file"])
     shown = [m.label for m in at.metric]
     assert shown == [kpi_label(n) for n in headline(planning=True) if n in kpis]
     assert shown[: len(PLANNING_HEADLINE)] == list(PLANNING_HEADLINE.values())
     values = {m.label: m.value for m in at.metric}
     assert (
-        values["Total (USD/year)"] == format_metric("total_cost_usd_per_year", 7_801_113.6) == "7.80 M"
+        values["Total (USD/year)"] == format_metric("total_cost_usd_per_year", 7_440_846.3) == "7.44 M"
     )
     assert values["USD per Mtoken"] == "-"  # nothing served
 
@@ -228,8 +229,8 @@ def test_the_cost_breakdown_adds_up_to_the_total_cost_a_year(plans, app_cache, f
     expected = {
         "capex: systems": SERVERS * SERVER_CAPEX / SERVER_LIFE,
         "fixed O&M: systems": SERVERS * SERVER_OM,
-        "energy": 60 * facility_mw * 2 * YEAR_SHARE,  # 1,286,668.8
-        "carbon": 100 * 0.1 * facility_mw * 2 * YEAR_SHARE,  # 214,444.8
+        "energy": 60 * facility_mw * 2 * YEAR_SHARE,  # 977,868.3
+        "carbon": 100 * 0.1 * facility_mw * 2 * YEAR_SHARE,  # 162,978.0
     }
     # shown rounded to whole dollars
     assert costs["usd_per_year"].drop("= total cost a year").to_dict() == pytest.approx(
@@ -239,7 +240,7 @@ def test_the_cost_breakdown_adds_up_to_the_total_cost_a_year(plans, app_cache, f
     assert costs.loc["= total cost a year", "usd_per_year"] == pytest.approx(total, abs=0.5)
     assert sum(expected.values()) == pytest.approx(total, rel=REL)
     assert costs.loc["= total cost a year", "share (%)"] == 100.0
-    assert costs.loc["capex: systems", "share (%)"] == pytest.approx(6e8 / 7_801_113.6, abs=0.05)
+    assert costs.loc["capex: systems", "share (%)"] == pytest.approx(6e8 / 7_440_846.3, abs=0.05)
 
 
 def test_the_build_map_sizes_each_site_by_what_was_built(plans):
@@ -292,7 +293,7 @@ def test_compare_lists_what_two_plans_build_differently(plans, app_cache, facili
     tables = [d.value for d in at.dataframe]
     differs = next(t for t in tables if "amount_a" in t.columns and len(t) == 1)
     gas_mw = facility_mw / 0.95
-    assert gas_mw == pytest.approx(2.5768, abs=1e-4)
+    assert gas_mw == pytest.approx(1.9584, abs=1e-4)
     row = differs.iloc[0]
     assert (row["asset"], row["what"], row["where"], row["units"]) == ("gas", "gas_ccgt", "a", "MW")
     assert (row["amount_a"], row["amount_b"]) == (0.0, pytest.approx(gas_mw, abs=0.005))

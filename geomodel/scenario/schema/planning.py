@@ -15,7 +15,15 @@ from geomodel.scenario.schema.routes import Route
 from geomodel.scenario.units import Quantity
 
 #: Asset classes the core prices; power sources add their own (the cost entry's class).
-CORE_ASSET_CLASSES = ("systems", "facility", "site", "battery", "fibre", "dci_equipment")
+CORE_ASSET_CLASSES = (
+    "systems",
+    "facility",
+    "grid_connection",
+    "site",
+    "battery",
+    "fibre",
+    "dci_equipment",
+)
 
 COST_ENTRY_HELP = "cost catalogue entry to price this option (default: the entry that applies to it)"
 

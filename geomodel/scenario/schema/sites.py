@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from geomodel.scenario.schema.fields import Count, Fraction, Located, Name, Section
 from geomodel.scenario.schema.planning import SiteBuild
-from geomodel.scenario.schema.pue import ConstantPue, WeatherPue, parse_pue
+from geomodel.scenario.schema.pue import (
+    COOLING_PUE,
+    DEFAULT_COOLING,
+    ConstantPue,
+    CoolingKind,
+    PueCurve,
+    WeatherPue,
+    parse_pue,
+)
 from geomodel.scenario.schema.signals import PriceTerms
 from geomodel.scenario.schema.weather import WeatherChoice
 from geomodel.scenario.units import Quantity
 
-#: Default PUE per cooling class (facts sheet section 4.5, mid-points of the estimate ranges).
-COOLING_PUE: dict[str, float] = {
-    "legacy_air": 1.6,
-    "air_economiser": 1.3,
-    "hot_humid_air": 1.42,
-    "free_cooling": 1.1,
-    "liquid": 1.14,
-    "immersion": 1.06,
-}
+#: Share of installed chips work can use (``sites.<site>.utilisation``): Meta's two research
+#: clusters ran at 80 % and more over 11 months (Kokolis et al., HPCA 2025); a dedicated
+#: training fleet may reach 0.85-0.90 (docs/scenarios.md, "Utilisation").
+DEFAULT_UTILISATION = 0.80
 
 
 class PowerSupply(Section):
@@ -140,26 +143,59 @@ class Site(Located):
         description="facility power limit (IT x PUE + DCI); 0 only with build.power_envelope",
         examples=["200 MW"],
     )
+    envelope_basis: Literal["nameplate", "at_load"] = Field(
+        default="nameplate",
+        description="what a working chip counts for in the power envelope: `nameplate`, its "
+        "system's rated power, as electrical designs and grid contracts are sized (default); "
+        "`at_load`, its typical training or serving draw, for a site that oversubscribes",
+        examples=["at_load"],
+    )
+    cooling: CoolingKind = Field(
+        default=DEFAULT_COOLING,
+        description="how the plant rejects heat: `evaporative` (cooling towers, default), `air` "
+        "(dry coolers, air-cooled chillers) or `liquid` (direct-to-chip on dry coolers); sets "
+        "the PUE when 'pue' is not given, the weather curve of `pue: {model: weather}` and the "
+        "water use",
+        examples=["liquid"],
+    )
     pue: WeatherPue | ConstantPue | None = Field(
         default=None,
         description="power usage effectiveness, constant, or `{model: weather}` for hourly "
-        "PUE from the measured wet-bulb temperature (give this or 'cooling')",
+        "PUE on the cooling kind's curve at the measured weather (default: the cooling kind's "
+        "constant)",
         examples=[1.2],
         json_schema_extra={"unit": "1"},
     )
-    cooling: Literal[tuple(COOLING_PUE)] | None = Field(  # type: ignore[valid-type]
+    wue: Quantity("L/kWh", ge=0, le=20) | None = Field(
         default=None,
-        description="cooling class, sets the PUE (give this or 'pue')",
-        examples=["liquid"],
+        description="water used per kWh of IT energy, replacing the cooling kind's (evaporative "
+        "follows the weather where the PUE does)",
+        examples=["0.3 L/kWh"],
+    )
+    water_cap: Quantity("m3/year", ge=0) | None = Field(
+        default=None,
+        description="most water the site may use, a year (scaled to the horizon); none = no cap",
+        examples=["500000 m3/year"],
+    )
+    water_price: Quantity("USD/m3", ge=0) | None = Field(
+        default=None,
+        description="what a m3 of water costs, in the objective (default 0)",
+        examples=["2 USD/m3"],
     )
     systems: dict[Name, Annotated[Count, Field(ge=0)]] = Field(
         description="installed hardware: catalogue system name -> number of systems",
         examples=[{"gb200_nvl72": 600}],
         json_schema_extra={"unit": "systems"},
     )
-    availability: Fraction = Field(
-        default=0.97,
-        description="fraction of installed chips usable at any hour (maintenance, spares)",
+    utilisation: Fraction = Field(
+        default=DEFAULT_UTILISATION,
+        description="achievable utilisation: share of installed chips work can use at any hour "
+        "(maintenance, repairs, spares, scheduling fragmentation; docs/scenarios.md)",
+        examples=[0.85],
+    )
+    availability: Fraction | None = Field(
+        default=None,
+        description="former name of 'utilisation', with the same meaning (give one of the two)",
         examples=[0.95],
     )
     power_sources: dict[Name, PowerSupply] = Field(
@@ -181,17 +217,23 @@ class Site(Located):
 
     @field_validator("pue", mode="wrap")
     @classmethod
-    def _pue_constant_or_weather(cls, value: object, _handler: object) -> float | WeatherPue | None:
-        return parse_pue(value)
+    def _pue_constant_or_weather(
+        cls, value: object, _handler: object, info: ValidationInfo
+    ) -> float | WeatherPue | None:
+        return parse_pue(value, info.data.get("cooling", DEFAULT_COOLING))
 
     @model_validator(mode="after")
-    def _pue_or_cooling(self) -> Site:
-        if self.pue is None and self.cooling is None:
-            raise ValueError(f"give 'pue' or 'cooling' (one of {', '.join(COOLING_PUE)})")
-        if self.pue is not None and self.cooling is not None:
-            raise ValueError("give 'pue' or 'cooling', not both")
+    def _import_limit_needs_a_grid(self) -> Site:
         if self.grid is None and self.grid_import_limit is not None:
             raise ValueError("'grid_import_limit' needs a 'grid' to import from")
+        return self
+
+    @model_validator(mode="after")
+    def _utilisation_once(self) -> Site:
+        if self.availability is not None:
+            if "utilisation" in self.model_fields_set:
+                raise ValueError("give 'utilisation' or its former name 'availability', not both")
+            self.utilisation, self.availability = self.availability, None
         return self
 
     @model_validator(mode="after")
@@ -209,7 +251,12 @@ class Site(Located):
 
     @property
     def effective_pue(self) -> float | None:
-        """The constant PUE (given, or the cooling class's); None when it follows the weather."""
+        """The constant PUE (given, or the cooling kind's); None when it follows the weather."""
         if isinstance(self.pue, WeatherPue):
             return None
         return self.pue if self.pue is not None else COOLING_PUE[self.cooling]
+
+    @property
+    def pue_curve(self) -> PueCurve | None:
+        """The weather curve the PUE follows (the kind's, with the site's own parameters)."""
+        return self.pue.curve(self.cooling) if isinstance(self.pue, WeatherPue) else None

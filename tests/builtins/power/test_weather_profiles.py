@@ -87,26 +87,34 @@ def test_hub_height_wind_by_the_power_law():
     speeds, output = wind.turbine_curve("E-115/3000")
     for hub, alpha, at_hub in ((100.0, 1 / 7, 6.947477), (120.0, 0.2, 8.218760)):
         expected = np.interp(at_hub, speeds, output)
-        assert wind.turbine_output(np.array([5.0]), "E-115/3000", hub, alpha)[0] == pytest.approx(
-            expected
-        )
+        got = wind.turbine_output(np.array([5.0]), "E-115/3000", hub, 0.5, alpha)[0]
+        assert got == pytest.approx(expected)
+
+
+def test_hub_height_wind_by_the_log_law():
+    # log law: 5 m/s at 10 m to 100 m over z0 = 0.5 m (very rough):
+    #   5 x ln(100 / 0.5) / ln(10 / 0.5) = 5 x 5.298317 / 2.995732 = 8.843109 m/s;
+    # to 120 m over open land (z0 = 0.03 m): 5 x 8.294050 / 5.809143 = 7.138789 m/s
+    for hub, z0, at_hub in ((100.0, 0.5, 8.843109), (120.0, 0.03, 7.138789)):
+        assert wind.hub_speed_m_s(np.array([5.0]), hub, z0)[0] == pytest.approx(at_hub, rel=1e-6)
 
 
 @pytest.mark.parametrize(
     ("speed_10m", "expected"),
     [
-        # 0.5 m/s at 10 m -> 0.69 m/s at 100 m: below the curve's first point (1 m/s), no output
+        # the log law over z0 = 0.5 m multiplies the 10 m wind by ln(200) / ln(20) = 1.768622:
+        # 0.5 m/s at 10 m -> 0.88 m/s at 100 m: below the curve's first point (1 m/s), no output
         (0.5, 0.0),
-        # 12 m/s -> 16.7 m/s: past rated (3,000 kW from 13 m/s on the E-115/3000 curve)
+        # 12 m/s -> 21.2 m/s: past rated (3,000 kW from 13 m/s on the E-115/3000 curve)
         (12.0, 1.0),
-        # 17 m/s -> 23.6 m/s: still within the curve (to 25 m/s), rated
-        (17.0, 1.0),
-        # 20 m/s -> 27.8 m/s: above cut-out (the curve ends at 25 m/s), stopped
-        (20.0, 0.0),
+        # 14 m/s -> 24.8 m/s: still within the curve (to 25 m/s), rated
+        (14.0, 1.0),
+        # 15 m/s -> 26.5 m/s: above cut-out (the curve ends at 25 m/s), stopped
+        (15.0, 0.0),
     ],
 )
 def test_wind_below_cut_in_at_rated_and_above_cut_out(speed_10m, expected):
-    assert wind.turbine_output(np.array([speed_10m]), "E-115/3000", 100.0, 1 / 7)[0] == expected
+    assert wind.turbine_output(np.array([speed_10m]), "E-115/3000", 100.0, 0.5)[0] == expected
 
 
 def test_the_turbine_curve_is_the_librarys_over_its_nominal_power():
@@ -121,8 +129,15 @@ def test_the_wind_entry_passes_the_sites_settings():
     entry = wind.WindOnshore(**wind.generator_fields("wind_onshore"))
     frame = _weather(pd.date_range("2023-01-01", periods=3, freq="h", tz="UTC"), 50.0, wind_m_s=5.0)
     default = entry.weather_capacity_factor(FRANKFURT, frame, {})
-    np.testing.assert_allclose(default, wind.turbine_output(np.full(3, 5.0), "E-115/3000", 100.0, 1 / 7))
+    # default: E-115/3000 at 100 m over the very rough terrain (z0 = 0.5 m)
+    np.testing.assert_allclose(default, wind.turbine_output(np.full(3, 5.0), "E-115/3000", 100.0, 0.5))
     chosen = entry.weather_capacity_factor(
-        FRANKFURT, frame, {"turbine": "V126/3450", "hub_height": 120.0, "shear_exponent": 0.2}
+        FRANKFURT, frame, {"turbine": "V126/3450", "hub_height": 120.0, "terrain": "open"}
     )
-    np.testing.assert_allclose(chosen, wind.turbine_output(np.full(3, 5.0), "V126/3450", 120.0, 0.2))
+    np.testing.assert_allclose(chosen, wind.turbine_output(np.full(3, 5.0), "V126/3450", 120.0, 0.03))
+    own = entry.weather_capacity_factor(FRANKFURT, frame, {"roughness_length": 0.2})
+    np.testing.assert_allclose(own, wind.turbine_output(np.full(3, 5.0), "E-115/3000", 100.0, 0.2))
+    power_law = entry.weather_capacity_factor(FRANKFURT, frame, {"shear_exponent": 0.2})
+    np.testing.assert_allclose(
+        power_law, wind.turbine_output(np.full(3, 5.0), "E-115/3000", 100.0, 0.5, 0.2)
+    )
