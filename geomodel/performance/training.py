@@ -76,6 +76,7 @@ def default_batch_tokens(chips: int) -> float:
     """Tokens per step of a job that gives none: 16M, or 1,024 a chip on more chips."""
     return float(max(DEFAULT_BATCH_TOKENS, DEFAULT_BATCH_TOKENS_PER_CHIP * chips))
 
+
 TENSOR_PARALLEL_SIZES = (1, 2, 4, 8)
 CONTEXT_PARALLEL_SIZES = (1, 2, 4)
 #: Keys and values per layer and token of a model given by its parameters only: grouped-

@@ -154,7 +154,8 @@ def test_a_pue_below_one_says_the_allowed_range(tmp_path, catalog):
     ],
 )
 def test_fractions_must_lie_in_zero_one(tmp_path, catalog, value, anchor, field, path):
-    replaced = f"    {field}: {value}" if anchor.startswith(f"    {field}:") else f"{anchor}\n    {field}: {value}"
+    given = f"    {field}: {value}"
+    replaced = given if anchor.startswith(f"    {field}:") else f"{anchor}\n{given}"
     text = BASE.replace(anchor, replaced, 1)
     problem = only_error(tmp_path, text, catalog)
     assert_names(
