@@ -362,10 +362,9 @@ def _serving_within_sla(f: _Facts) -> list[Finding]:
                 "warning",
                 f"at least {unserved:.1%} of service {service!r}'s demand cannot be served within "
                 f"its {sla:g} ms SLA even with every chip serving it: region {regions[r]!r} needs "
-                f"{need[r, t]:,.0f} PFLOPS at {f.when(int(t))} ({mtoken_s:,.1f} "
-                f"Mtoken/s) but the sites within reach ({', '.join(reach) or 'none'}) have "
-                f"{within[r]:,.0f} PFLOPS at the service's precision and efficiency; the rest is "
-                "unserved at the unserved penalty",
+                f"{mtoken_s:,.2f} M output tokens/s at {f.when(int(t))} but the sites within reach "
+                f"({', '.join(reach) or 'none'}) serve at most {within[r] / TOKENS_PER_MTOKEN:,.2f} M "
+                "at the service's rate per chip; the rest is unserved at the unserved penalty",
             )
         )
     return findings
