@@ -2,7 +2,8 @@
 
 Run by hand (not part of the test suite; about a minute per variant on 2 cores):
 
-    python bench/plan_variants.py                        # every variant, a plain table
+    python bench/plan_variants.py                        # every LP variant, a plain table
+    python bench/plan_variants.py --variants integer     # the MIP variant (whole racks)
     python bench/plan_variants.py --markdown             # the tables of docs/planning.md
     python bench/plan_variants.py --variants base carbon_200
     python bench/plan_variants.py --set time.aggregation.typical_days=4 --json out.json

@@ -1,9 +1,11 @@
-"""The third-party example plugin, pip-installed into the running test environment.
+"""The third-party example plugin, pip-installed beside the running test environment.
 
 This is the path a plugin author takes: a separate package declaring
 ``[project.entry-points.geomodel]``, installed with pip, found by geomodel with
-no other step. The package is installed once for this module and uninstalled
-afterwards, also when a test or the installation fails.
+no other step. The package is installed once for this module into a folder of its
+own (``pip install --target``) that only this module's subprocesses put on their
+``PYTHONPATH``: the shared environment never changes, so tests running at the same
+time in other pytest-xdist workers (or other test runs) never see the plugin appear.
 """
 
 from __future__ import annotations
@@ -15,10 +17,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import time
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -46,8 +45,12 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def clean_environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {DISABLE_ENV, STRICT_ENV}}
+def clean_environment(plugins: Path | None = None) -> dict[str, str]:
+    """The environment without geomodel's plugin switches; ``plugins``: a folder that
+    ``pip install --target`` filled, put on the ``PYTHONPATH``."""
+    env = {k: v for k, v in os.environ.items() if k not in {DISABLE_ENV, STRICT_ENV, "PYTHONPATH"}}
+    if plugins is not None:
+        env["PYTHONPATH"] = str(plugins)
     return {**env, "PIP_NO_INPUT": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
 
@@ -61,63 +64,34 @@ def pip(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def uninstall() -> None:
-    pip("uninstall", "--yes", DISTRIBUTION)  # says "not installed" and exits 0 when absent
-
-
-@contextmanager
-def environment_lock(timeout_s: float = 300) -> Iterator[None]:
-    """Hold an exclusive lock on this Python environment while the example is in it,
-    so that two test runs sharing one environment never uninstall it under each
-    other. Without fcntl (Windows) there is no lock."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    with open(Path(sys.prefix) / ".geomodel-example-plugin-test.lock", "w") as lock:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"another test run has held {lock.name} for {timeout_s} s")
-                time.sleep(0.2)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+def install_into(source: Path, target: Path) -> Path:
+    """``pip install`` the package at ``source`` into the folder ``target`` alone."""
+    done = pip(
+        "install", "--no-deps", "--no-build-isolation", "--quiet", "--target", str(target), str(source)
+    )
+    if done.returncode != 0:
+        pytest.fail(
+            f"pip could not install {source.name} (setuptools>=70.1 must be installed in this "
+            f"environment; the test extra asks for it):\n{done.stdout}\n{done.stderr}"
+        )
+    return target
 
 
 @pytest.fixture(scope="module")
-def example_installed(tmp_path_factory) -> Iterator[None]:
-    # Build from a copy, so that setuptools' build/ and *.egg-info never land in the
-    # repository and two test runs never share a build folder.
+def example_installed(tmp_path_factory) -> Path:
+    """The folder the example is installed in. Built from a copy, so that setuptools'
+    build/ and *.egg-info never land in the repository."""
     source = tmp_path_factory.mktemp("example") / EXAMPLE.name
     shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    with environment_lock():
-        uninstall()  # a run killed before its teardown may have left it behind
-        try:
-            done = pip("install", "--no-deps", "--no-build-isolation", "--quiet", str(source))
-            if done.returncode != 0:
-                pytest.fail(
-                    f"pip could not install the example plugin (setuptools>=70.1 must be "
-                    f"installed in this environment; the test extra asks for it):\n"
-                    f"{done.stdout}\n{done.stderr}"
-                )
-            yield
-        finally:
-            uninstall()
+    return install_into(source, tmp_path_factory.mktemp("example-installed"))
 
 
-def run_python(code: str) -> dict:
+def run_python(code: str, plugins: Path) -> dict:
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         capture_output=True,
         text=True,
-        env=clean_environment(),
+        env=clean_environment(plugins),
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
@@ -139,7 +113,7 @@ def test_geomodel_plugins_lists_the_installed_example(example_installed):
         [str(GEOMODEL), "plugins", "--json"],
         capture_output=True,
         text=True,
-        env=clean_environment(),
+        env=clean_environment(example_installed),
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
@@ -179,7 +153,8 @@ def test_the_examples_entries_are_usable_through_build_catalog(example_installed
             "profile_means": profile.mean().to_dict(),
             "one_way_ms_1000km": ull.one_way_latency_ms(1000),
         }))
-        """
+        """,
+        example_installed,
     )
     assert figures["providers"] == [PLUGIN_NAME]
     hardware, link, power = figures["hardware"], figures["link"], figures["power"]

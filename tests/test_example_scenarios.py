@@ -37,7 +37,7 @@ EXAMPLES = sorted(SCENARIOS.glob("*.yaml"))
 SWEEPS = sorted((SCENARIOS / "sweeps").glob("*.yaml"))
 GEOMODEL = Path(sys.executable).with_name("geomodel")
 
-#: fibre_km_est of example_dci_routes.csv (shared facts), site pairs by scenario name.
+#: fibre_km_est of docs/data/dci/example_routes.csv, site pairs by scenario name.
 CSV_ROUTE_KM = {
     frozenset({"abilene", "memphis"}): 1213.2,
     frozenset({"richland", "memphis"}): 418.1,

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from geomodel.errors import UsageError
+from geomodel.errors import GeomodelError, UsageError
 from geomodel.results.kpis import KPI_SPECS
 from geomodel.results.stack import stack_results
 
@@ -35,6 +35,10 @@ PARAM = "param:"
 NO_SOLUTION = "no_solution"
 #: statuses worth keeping on a rerun (an "error" may be transient and is retried)
 FINAL_STATUSES = frozenset({"optimal", "time_limit", "infeasible", "unbounded", NO_SOLUTION})
+#: the columns every manifest has (with ``variants``, ``message``, ``seconds`` and parameters)
+MANIFEST_COLUMNS = ("case", "hash", "status")
+#: what mends a damaged folder: the sweep solves only the cases whose files are gone
+REWRITE = "run `geomodel batch` with the sweep again to redo what is missing"
 
 
 def check_writable(outdir: Path) -> None:
@@ -92,12 +96,50 @@ def write_manifest(outdir: Path, rows: list[dict]) -> Path:
     return path
 
 
-def kpi_table(outdir: Path) -> pd.DataFrame:
-    """One row per case with its parameters, status and KPIs."""
+def read_manifest(outdir: Path) -> pd.DataFrame:
+    """The manifest's rows; a missing, unreadable or damaged manifest is one clear line."""
     manifest = outdir / MANIFEST
     if not manifest.exists():
         raise UsageError("OUTDIR", f"{outdir} holds no batch results ({MANIFEST} missing)")
-    rows = pd.read_csv(manifest, dtype={"hash": str})
+    try:
+        rows = pd.read_csv(manifest, dtype={"hash": str})
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, OSError) as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise GeomodelError(f"{manifest}: not a readable batch manifest ({reason}); {REWRITE}") from None
+    missing = [c for c in MANIFEST_COLUMNS if c not in rows.columns]
+    if missing:
+        raise GeomodelError(
+            f"{manifest}: damaged batch manifest: no {', '.join(repr(c) for c in missing)} "
+            f"column (a manifest has {', '.join(MANIFEST_COLUMNS)} and the swept parameters); "
+            f"{REWRITE}"
+        )
+    rows["hash"] = rows["hash"].fillna("")  # invalid cases have none
+    return rows
+
+
+def missing_files(outdir: Path, table: pd.DataFrame) -> list[str]:
+    """What a batch folder lacks that its manifest names, one line each: solved cases
+    without their result file, finished cases without their record (no KPIs then)."""
+    solved = table["status"].isin(["optimal", "time_limit"])
+    lines = []
+    for what, kind, rows in (
+        ("result file", ".nc", table[solved]),
+        ("record (status and KPIs)", ".json", table[table["status"].isin(FINAL_STATUSES)]),
+    ):
+        path = result_path if kind == ".nc" else record_path
+        gone = [str(r["case"]) for _, r in rows.iterrows() if not path(outdir, str(r["hash"])).exists()]
+        if gone:
+            shown = ", ".join(gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
+            lines.append(
+                f"{outdir}: {len(gone)} of {len(rows)} cases have no {what} in {RESULTS}/ "
+                f"(<hash>{kind}): {shown}; {REWRITE}"
+            )
+    return lines
+
+
+def kpi_table(outdir: Path) -> pd.DataFrame:
+    """One row per case with its parameters, status and KPIs."""
+    rows = read_manifest(outdir)
     kpis = []
     for scenario_hash in rows["hash"]:
         record = read_record(outdir, str(scenario_hash)) or {}

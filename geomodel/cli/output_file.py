@@ -29,6 +29,8 @@ def check_output(output: Path | None, option: str = "--output") -> None:
     if output.exists() and output.is_dir():
         raise UsageError(option, f"{output} is a folder; give a file name such as out.nc")
     if output.exists():
+        from geomodel.results.result import not_geomodel_netcdf
+
         problem = not_geomodel_netcdf(output)
         if problem:
             raise UsageError(
@@ -42,15 +44,6 @@ def check_output(output: Path | None, option: str = "--output") -> None:
         probe.unlink()
     except OSError as error:
         raise UsageError(option, f"cannot write to {folder}: {error.strerror}") from None
-
-
-def not_geomodel_netcdf(path: Path) -> str:
-    """Why ``path`` is not a NetCDF file geomodel wrote (a result or a calendar); ""
-    when it is one."""
-    from geomodel.results.result import not_a_result
-
-    problem = not_a_result(path)
-    return "" if problem.startswith("a geomodel results Dataset without") else problem
 
 
 def write_result(result, output: Path | None, force: bool) -> str:

@@ -149,21 +149,25 @@ def report(
     if result_file.is_dir():
         if calendar is not None:
             raise UsageError("--calendar", "give one result file, not a batch folder")
-        from geomodel.batch.store import kpi_table
+        from geomodel.batch.store import kpi_table, missing_files
         from geomodel.cli.batch_command import print_batch_table
 
         table = kpi_table(result_file)
+        missing = missing_files(result_file, table)
+        _print_warnings(missing)
         if json_output:
-            print_json({"outdir": str(result_file), "cases": table.to_dict(orient="records")})
+            cases = table.to_dict(orient="records")
+            print_json({"outdir": str(result_file), "cases": cases, "warnings": missing})
         else:
             print_batch_table(table, f"{result_file}: {len(table)} cases")
         return
     check_output(calendar, "--calendar")
     result = open_result(result_file)
+    _print_warnings(result.warnings)
     if calendar is not None:
         result.calendar_to_netcdf(calendar)
     if json_output:
-        payload: dict = {"kpis": result.kpis, "messages": result.messages}
+        payload: dict = {"kpis": result.kpis, "messages": result.messages, "warnings": result.warnings}
         if result.front is not None:
             payload = {
                 "pareto": result.dataset.attrs.get("pareto_term"),
@@ -177,6 +181,12 @@ def report(
     print_result(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))
     if calendar is not None:
         console().print(f"results on every hour written to {calendar}")
+
+
+def _print_warnings(lines: list[str]) -> None:
+    """Each on one line on stderr, before the tables (so a pipe of --json stays JSON)."""
+    for line in lines:
+        console(stderr=True).print(f"[yellow]warning: {escape(line)}[/yellow]", soft_wrap=True)
 
 
 def _check_aggregation(scenario_file, output, variant, set_, json_output, force) -> None:

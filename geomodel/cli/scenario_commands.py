@@ -40,7 +40,7 @@ def validate(
     out = console()
     out.print(
         f"[green]valid[/green]: {scenario_file}"
-        + (f" with variants {', '.join(variant)}" if variant else "")
+        + (f" with variants {', '.join(scenario.origin.variants)}" if variant else "")
     )
     rows = [
         {"what": "sites", "value": summary["sites"]},

@@ -2,9 +2,9 @@
 
 Two jobs are interchangeable when they have the same window (the same steps
 with the same weights), the same usable sites and systems at the same per-chip
-rates (peak, MFU, goodput), the same origin and per-site earliest steps, and
-neither may span sites joined by a link. A class has the members' summed work,
-chips (most and least) and data, and the model sees one job. Merging stays
+rates (peak, MFU, goodput), the same origin of their data (none without data) and
+per-site earliest steps, and neither may span sites joined by a link. A class has
+the members' summed work, chips (most and least) and data, and the model sees one job. Merging stays
 exact (docs/model.md, "Job classes") under one of two conditions:
 
 * **free** members: a member's work fits one step of its window at its most
@@ -96,7 +96,9 @@ def merge_classes(
             "lone": np.where(mergeable, -1, np.arange(n)),
             "free": free,
             "window": window_id,
-            "origin": columns.origin,
+            # an origin matters only with data to move from it (a site restriction to the
+            # origin, stay_at_origin, is in the allowed sites below)
+            "origin": np.where(columns.data_gb > 0, columns.origin, -1),
             "uniform": columns.uniform_rate,
             "tp": columns.tp,
             "ep": columns.ep,

@@ -208,7 +208,7 @@ def _envelopes(plan: BuildPlan, scenario: Scenario, grid_limit: np.ndarray) -> d
         if site.grid is not None:
             given = site.grid_import_limit
             follows[sites.index(site_name)] = given is None
-            limit[sites.index(site_name)] = option.most if given is None else min(given, option.most)
+            limit[sites.index(site_name)] = option.most if given is None else given
     return {
         **_options(
             plan.envelopes,

@@ -64,8 +64,11 @@ def site_power(scenario: Scenario, catalog: Catalog, hours: pd.DatetimeIndex) ->
                 "price": signal.price_basis,
                 "carbon": signal.carbon_basis,
             }
+            # a given limit is the grid connection and stands as given, above the envelope
+            # too: facility power keeps within the envelope, and only an extension (a
+            # battery charging) can draw more from the grid (docs/scenarios.md)
             limit = site.grid_import_limit
-            grid_limit[i] = site.power_envelope if limit is None else min(limit, site.power_envelope)
+            grid_limit[i] = site.power_envelope if limit is None else limit
         for name, supply in site.power_sources.items():
             j = sources.index(name)
             source = _source(scenario, catalog, name)

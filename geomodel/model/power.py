@@ -41,15 +41,20 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
 
     With ``shed_idle_power``, chips powered on (``chips_on``, continuous) are what may
     work and what draws idle power, within the same installed (+ built) chips x
-    availability (``m.capacity.chips``) every capacity row reads.
+    availability (``m.capacity.chips``) every capacity row reads. ``chips_on`` (and
+    ``systems_on``) exist in every step where the site has (or may build) chips of the
+    system, work or none: an operator can power idle chips on in any hour, and at a
+    negative price that is paid for (docs/model.md (4)).
     """
     capacity = m.capacity.chips  # installed (+ built) chips of (s, h)
     availability = inputs["availability"].values
     chips_per_system = inputs["chips_per_system"].values
     m.active_chips = _active_chips(m, sets, inputs)  # define_power reads it too
     active = {key: [chip[0] for chip in chips] for key, chips in m.active_chips.items()}
+    most = most_chips(inputs)  # installed, or the most there may be once built
+    # powered-on chips (or switched-on systems) wherever there are chips, work or none
+    on_index = [(s, h, t) for s, h in np.argwhere(most > 0).tolist() for t in range(sets.n_time)]
     if shed_idle_power(inputs, integer):
-        on_index = sorted(active)
         m.chips_on = pyo.Var(
             on_index, domain=pyo.NonNegativeReals, doc="chips powered on at s of h in t"
         )
@@ -61,7 +66,7 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
             doc="chips powered on within installed (+ built) chips x availability",
         )
         m.chip_capacity = pyo.Constraint(
-            on_index,
+            sorted(active),
             rule=lambda _, s, h, t: (
                 linear([1.0] * len(active[s, h, t]) + [-1.0], [*active[s, h, t], m.chips_on[s, h, t]])
                 <= 0.0
@@ -70,8 +75,6 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
         )
         return
     if integer.systems_on_off:
-        on_index = sorted(active)
-        most = most_chips(inputs)  # installed, or the most there may be once built
         m.systems_on = pyo.Var(
             on_index,
             domain=pyo.NonNegativeIntegers,
@@ -79,7 +82,7 @@ def define_chip_capacity(m, sets: ModelSets, inputs: xr.Dataset, integer: Intege
             bounds=lambda _, s, h, t: (0, float(most[s, h] / chips_per_system[h])),
         )
         m.chip_capacity = pyo.Constraint(
-            on_index,
+            sorted(active),
             rule=lambda _, s, h, t: (
                 linear(
                     [1.0] * len(active[s, h, t]) + [-chips_per_system[h] * availability[s]],

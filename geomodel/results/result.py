@@ -23,6 +23,15 @@ INPUTS_GROUP = "inputs"
 HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 #: A root attribute every result :meth:`Result.to_netcdf` writes has.
 RESULT_MARK = "kpi_units"
+#: The version of the layout of a result file (variables, their dimensions and units,
+#: the KPI attributes), in the root attribute ``result_format``. Raise it whenever a
+#: change means an older reader would misread a newer file, and say in
+#: :func:`open_result` how an older file is read.
+RESULT_FORMAT = 1
+FORMAT_ATTRIBUTE = "result_format"
+#: Root and inputs attribute: every variable written, with its dimensions and units (JSON),
+#: so a variable removed or changed after writing is named when the file is read.
+VARIABLES_ATTRIBUTE = "result_variables"
 
 
 class ResultFileError(GeomodelError):
@@ -37,6 +46,8 @@ class Result:
     dataset: xr.Dataset
     kpis: dict[str, Any] = field(default_factory=dict)
     messages: list[str] = field(default_factory=list)
+    #: what reading the file found worth saying (an older result format), one line each
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -82,7 +93,11 @@ class Result:
         return to_calendar(self.dataset, self.inputs)
 
     def to_netcdf(self, path: str | Path) -> Path:
-        """Write results (root group) and inputs (group ``inputs``) to one NetCDF file."""
+        """Write results (root group) and inputs (group ``inputs``) to one NetCDF file.
+
+        Raises :class:`ResultFileError` when ``path`` exists and is not a NetCDF file
+        geomodel wrote (a scenario YAML given by mistake is never overwritten).
+        """
         return _write_netcdf(path, self.dataset, inputs=self.inputs)
 
     def calendar_to_netcdf(self, path: str | Path) -> Path:
@@ -95,6 +110,14 @@ def _write_netcdf(path: str | Path, dataset: xr.Dataset, inputs: xr.Dataset | No
     ``path`` only when complete: an interrupted or failed write leaves ``path`` as it
     was and no half file."""
     path = Path(path)
+    if path.is_dir():
+        raise ResultFileError(f"{path} is a folder; give a file name such as out.nc")
+    problem = not_geomodel_netcdf(path) if path.exists() else ""
+    if problem:
+        raise ResultFileError(
+            f"{path} exists and is not a file geomodel wrote ({problem}); refusing to overwrite "
+            "it: give another file name, or move the file away first"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)
@@ -110,10 +133,21 @@ def _write_netcdf(path: str | Path, dataset: xr.Dataset, inputs: xr.Dataset | No
 
 
 def _netcdf_safe(dataset: xr.Dataset) -> xr.Dataset:
-    """NetCDF attributes must be numbers or strings: NaN stays, None becomes ''."""
+    """NetCDF attributes must be numbers or strings: NaN stays, None becomes ''. The
+    format version and the list of variables written go in too."""
     clean = dataset.copy()
     clean.attrs = {k: ("" if v is None else v) for k, v in dataset.attrs.items()}
+    clean.attrs[FORMAT_ATTRIBUTE] = RESULT_FORMAT
+    clean.attrs[VARIABLES_ATTRIBUTE] = json.dumps(_variables(clean))
     return clean
+
+
+def _variables(dataset: xr.Dataset) -> dict[str, list]:
+    """Each data variable's dimensions and units, as written."""
+    return {
+        str(name): [list(map(str, var.dims)), str(var.attrs.get("units", ""))]
+        for name, var in dataset.data_vars.items()
+    }
 
 
 def attach_kpis(dataset: xr.Dataset, kpis: dict[str, Any], messages: list[str]) -> None:
@@ -145,9 +179,60 @@ def open_result(path: str | Path) -> Result:
     except (OSError, ValueError, KeyError) as error:
         reason = " ".join(str(error).split()) or type(error).__name__
         raise ResultFileError(f"{path} is not a readable geomodel result file: {reason}") from None
+    _check_variables(path, "results", dataset)
+    _check_variables(path, "inputs", inputs)
+    warnings = _format_warnings(path, dataset)
     kpis = {name: _plain(dataset.attrs.get(name)) for name in KPI_SPECS if name in dataset.attrs}
     messages = json.loads(dataset.attrs.get("messages", "[]"))
-    return Result(inputs=inputs, dataset=dataset, kpis=kpis, messages=messages)
+    return Result(inputs=inputs, dataset=dataset, kpis=kpis, messages=messages, warnings=warnings)
+
+
+def _format_warnings(path: Path, dataset: xr.Dataset) -> list[str]:
+    """Check the file's result format; raise :class:`ResultFileError` for what cannot be
+    read, and return what is worth saying about a file of an older format.
+
+    Format 1 is the first versioned one. A file without the attribute was written
+    before it (format 0): its variables read as they stand, and the KPIs this version
+    reports but the file lacks are named (they show as missing).
+    """
+    version = _plain(dataset.attrs.get(FORMAT_ATTRIBUTE, 0))
+    if not isinstance(version, int) or version > RESULT_FORMAT:
+        raise ResultFileError(
+            f"{path} has result format {version!r}, newer than this geomodel reads "
+            f"(format {RESULT_FORMAT}): upgrade geomodel to read it"
+        )
+    if version < RESULT_FORMAT:
+        missing = [name for name in KPI_SPECS if name not in dataset.attrs]
+        lacks = f"; KPIs it lacks show as missing: {', '.join(missing)}" if missing else ""
+        return [
+            f"{path} was written by a geomodel older than result format {RESULT_FORMAT} and is "
+            f"read as it stands{lacks}; solve its scenario again to compare like with like"
+        ]
+    return []
+
+
+def _check_variables(path: Path, group: str, dataset: xr.Dataset) -> None:
+    """Every variable the file's list says was written must be there as written."""
+    try:
+        written = json.loads(str(dataset.attrs.get(VARIABLES_ATTRIBUTE, "{}")))
+    except json.JSONDecodeError:
+        raise ResultFileError(f"{path}: its {group} list of variables is damaged") from None
+    found = _variables(dataset)
+    missing = [name for name in written if name not in found]
+    changed = [
+        f"{name} (written as ({', '.join(dims)}) {units or 'no units'}, now "
+        f"({', '.join(found[name][0])}) {found[name][1] or 'no units'})"
+        for name, (dims, units) in written.items()
+        if name in found and found[name] != [dims, units]
+    ]
+    problems = ([f"missing: {', '.join(missing)}"] if missing else []) + (
+        [f"changed: {'; '.join(changed)}"] if changed else []
+    )
+    if problems:
+        raise ResultFileError(
+            f"{path}: {group} variables differ from what geomodel wrote (altered since?): "
+            + "; ".join(problems)
+        )
 
 
 def not_a_result(path: str | Path) -> str:
@@ -175,6 +260,13 @@ def not_a_result(path: str | Path) -> str:
     except OSError as error:
         return f"a damaged or truncated HDF5 file ({' '.join(str(error).split())})"
     return ""
+
+
+def not_geomodel_netcdf(path: str | Path) -> str:
+    """Why ``path`` is not a NetCDF file geomodel wrote (a result or a calendar); ""
+    when it is one."""
+    problem = not_a_result(path)
+    return "" if problem.startswith("a geomodel results Dataset without") else problem
 
 
 def _what_it_is(head: bytes) -> str:

@@ -80,6 +80,26 @@ def check_scenario(scenario: Scenario, catalog: Catalog, document: Document) -> 
     return checker.problems
 
 
+#: the years the catalogue's figures describe, roughly: hardware, prices and costs of the
+#: 2020s, measured hourly series of 2023 (repeated for any year)
+DATA_YEARS = (2000, 2100)
+
+
+def _horizon(c: Checker) -> None:
+    """A start year far from the data's is most likely a typo (1899 for 2025)."""
+    year = c.scenario.time.start.year
+    low, high = DATA_YEARS
+    if not low <= year <= high:
+        c.add(
+            ("time", "start"),
+            f"the year {year} lies outside {low}-{high}, the years the catalogue's figures "
+            "describe (hardware, prices and costs of the 2020s; hourly series measured in 2023, "
+            "repeated for any year): they are used as they are",
+            c.scenario.time.start,
+            warning=True,
+        )
+
+
 def _sites(c: Checker) -> None:
     grids = {n: s for n, s in c.catalog.power_sources.items() if s.kind == "grid"}
     generators = {n: s for n, s in c.catalog.power_sources.items() if s.kind != "grid"}
@@ -312,6 +332,7 @@ def _plugins(c: Checker) -> None:
 
 
 CHECKS: tuple[Callable[[Checker], None], ...] = (
+    _horizon,
     _sites,
     check_weather,
     _links,

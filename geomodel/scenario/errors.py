@@ -7,6 +7,8 @@ and carries the value found; the file and line come from the document.
 
 from __future__ import annotations
 
+import calendar
+import re
 from typing import Any
 
 import annotated_types
@@ -44,6 +46,31 @@ _MESSAGES = {
     "bool_parsing": "must be true or false",
 }
 _BOUND_TYPES = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
+_DATE_TYPES = {"datetime_parsing", "datetime_from_date_parsing"}
+#: an ISO 8601 date-time by its parts, whatever their values
+_DATE_PARTS = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?"
+)
+
+
+def impossible_date(text: str) -> str | None:
+    """What makes a date-time written in ISO 8601 form name no real instant (``2025 has
+    no 29 February``), or None when its parts are all possible (or it is not that form)."""
+    match = _DATE_PARTS.fullmatch(text.strip())
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, offset = match.groups()
+    if not 1 <= int(month) <= 12:
+        return f"there is no month {int(month)} (1-12)"
+    days = calendar.monthrange(int(year), int(month))[1]
+    if not 1 <= int(day) <= days:
+        return f"{calendar.month_name[int(month)]} {year} has {days} days, not {int(day)}"
+    for name, part, most in (("hour", hour, 23), ("minute", minute, 59), ("second", second, 59)):
+        if part is not None and int(part) > most:
+            return f"there is no {name} {int(part)} (0-{most})"
+    if offset and offset != "Z" and (int(offset[1:3]) > 23 or int(offset[-2:]) > 59):
+        return f"a UTC offset of {offset} is beyond what a clock can show (-23:59 to +23:59)"
+    return None
 
 
 def problems_from_validation(
@@ -73,6 +100,8 @@ def _problem(item: Any, model: type[BaseModel], document: Document) -> Problem:
         message = "needs at least one entry"
     elif kind == "string_pattern_mismatch":
         message = NAME_RULE
+    elif kind in _DATE_TYPES and isinstance(value, str) and impossible_date(value):
+        message = f"{DATE_RULE}; {impossible_date(value)}"
     if kind == "missing" or isinstance(value, dict | list):
         return Problem(dotted(path), message, document.position(path))
     return Problem(dotted(path), message, document.position(path), value)

@@ -14,6 +14,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -188,9 +189,25 @@ def merge_documents(base: Document, top: Document) -> Document:
     return Document(deep_merge(base.data, top.data), positions, files, folders)
 
 
+class _Constructor(RoundTripConstructor):
+    """The round-trip constructor, but a date-time no calendar has (month 13, hour 25,
+    29 February 2025, an offset of -25:00) stays the text it was written as: the schema
+    then reports it with its line and what is wrong, as it does a quoted one."""
+
+    def construct_yaml_timestamp(self, node: ScalarNode, values: Any = None) -> Any:
+        try:
+            return super().construct_yaml_timestamp(node, values)
+        except ValueError:
+            return str(node.value)
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:timestamp", _Constructor.construct_yaml_timestamp)
+
+
 def _parse(text: str, label: str) -> CommentedMap:
     """YAML text -> ruamel mapping; every syntax error and duplicate key is a problem."""
     yaml = YAML(typ="rt")
+    yaml.Constructor = _Constructor
     try:
         root = yaml.compose(text)
         if root is not None:  # before anything walks or builds the expanded tree

@@ -176,14 +176,17 @@ class _Judge:
         # an empty window is reported by the training checks
         known = fits & ~np.isnan(columns.work_eflop) & (columns.end_h > columns.start_h)
         short = known & (at_best < need)
+        # quoted as the run's precheck quotes it (geomodel/solver/precheck.py): EFLOP with
+        # MFU and goodput applied, in whole numbers, so both name the same limit
         self.report(
             short,
             "window",
             None,
             "cannot deliver its work in its window",
             lambda j: (
-                f"at most {chips[j]:,.0f} chips for {window_h[j]:g} h give {at_best[j]:,.4g} "
-                f"of the {columns.work_eflop[j]:,.4g} EFLOP it needs"
+                f"at most {chips[j]:,.0f} chips for {window_h[j]:g} h give at most "
+                f"{with_goodput[j]:,.0f} of the {columns.work_eflop[j]:,.0f} EFLOP it needs "
+                "(MFU and goodput applied)"
             ),
             warning=True,
         )

@@ -235,13 +235,25 @@ class _Reader:
         return delta / 3600.0
 
 
-def read_frame(path: FilePath) -> pd.DataFrame:
-    """The table's rows: CSV (as text, so values keep their spelling) or Parquet (pyarrow)."""
+#: field separators a CSV job table may use, the first the standard one
+SEPARATORS = (",", ";", "\t", "|")
+
+
+def read_frame(path: FilePath) -> tuple[pd.DataFrame, str]:
+    """The table's rows: CSV (as text, so values keep their spelling) or Parquet (pyarrow),
+    and the CSV's field separator (read from its header: a spreadsheet saved in some
+    locales separates by ';')."""
     suffix = path.suffix.lower()
     if suffix == ".parquet":
-        return pd.read_parquet(path, engine="pyarrow")
+        return pd.read_parquet(path, engine="pyarrow"), ","
     if suffix == ".csv":
-        return pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=False)
+        with path.open(encoding="utf-8", newline="") as file:
+            header = file.readline()
+        separator = max(SEPARATORS, key=header.count) if header.count(",") == 0 else ","
+        frame = pd.read_csv(
+            path, sep=separator, dtype=str, keep_default_na=False, skip_blank_lines=False
+        )
+        return frame, separator
     raise ValueError(f"unknown table type {suffix or '(none)'}; use .csv or .parquet")
 
 
@@ -263,7 +275,7 @@ def read_job_tables(
         try:
             base = document.folder_of(where, folder)
             path = resolve_inside(base, spec.file, folder, ".".join(where), position)
-            frame = read_frame(path)
+            frame, separator = read_frame(path)
         except ScenarioError as error:
             problems.extend(error.problems)
             continue
@@ -276,6 +288,16 @@ def read_job_tables(
             continue
         files.append(path)
         labels[name] = label
+        if separator != ",":
+            shown_separator = {"\t": "tabs"}.get(separator, repr(separator))
+            problems.append(
+                Problem(
+                    f"job_tables.{name}",
+                    f"{label.file} separates its fields by {shown_separator}, not commas; read that way",
+                    Position(label.file, 1),
+                    severity="warning",
+                )
+            )
         columns, found = table_columns(name, spec, frame, label, scenario, catalog, taken)
         problems.extend(found)
         if columns is not None:
@@ -340,9 +362,18 @@ def table_columns(
     filled = (texts != "").any(axis=1).to_numpy()
     frame = frame.loc[filled].reset_index(drop=True)
     rows = np.flatnonzero(filled) + 1
+    if not len(frame):
+        problems.append(
+            Problem(
+                path,
+                f"{label.file} has no rows, only a header: the table adds no job",
+                where,
+                severity="warning",
+            )
+        )
     reader = _Reader(table, label, frame, rows)
     columns = _columns(reader, spec, scenario, catalog, taken)
-    problems = reader.problems
+    problems += reader.problems
     return (None if any(p.severity == "error" for p in problems) else columns), problems
 
 
@@ -445,9 +476,10 @@ def _columns(
         "slack_h",
         "a slack needs the job's run time: give 'chips' or 'max_chips' (and a 'system' for FLOP work)",
     )
+    _report_early_deadlines(reader, ~np.isnan(deadline) & (deadline <= arrival))
     deadline = np.where(uses_slack, arrival + run_h + slack, deadline)
+    # no deadline and no slack: the end of the horizon (a row arriving after it is left out)
     deadline = np.where(np.isnan(deadline), horizon_h, deadline)
-    report(deadline <= arrival, "deadline", "must be after the arrival", deadline)
 
     # windows widen to whole steps (a job arriving at 10:37 may use the step from 10:00)
     grid = 1.0 if scenario.time.aggregation is not None else float(scenario.time.resolution)
@@ -501,6 +533,28 @@ def _columns(
         goodput_modelled=np.full(n, not spec.failures_in_work),
         one_site=np.zeros(n, dtype=bool),
     ).take(keep)
+
+
+def _report_early_deadlines(reader: _Reader, early: np.ndarray) -> None:
+    """A given deadline at or before the arrival, quoted as the file writes both."""
+    arrival = _as_written(reader, "arrival")
+    for column in ("deadline", "deadline_h"):
+        written = reader.text(column)
+        bad = early & (written != "")
+        written = np.char.add(written.astype(str), " h") if column.endswith("_h") else written
+        if bad.any():
+            values = np.full(len(bad), "", dtype=object)
+            values[bad] = [
+                f"{d} vs arrival {a or 'at the start'}"
+                for d, a in zip(written[bad], arrival[bad], strict=True)
+            ]
+            reader.report(bad, column, "must be after the arrival", values)
+
+
+def _as_written(reader: _Reader, column: str) -> np.ndarray:
+    """``column`` or ``column_h`` as the file writes it (hours with their unit)."""
+    hours = reader.text(f"{column}_h")
+    return np.where(hours != "", np.char.add(hours.astype(str), " h"), reader.text(column))
 
 
 def _either(reader: _Reader, column: str, start: pd.Timestamp) -> np.ndarray:

@@ -126,13 +126,15 @@ def _resolve(
     overrides: Mapping[str, Any] | Iterable[str] | None,
     catalog: Catalog | None,
 ) -> Scenario:
-    variants = tuple(variants)
+    given = tuple(variants)
+    variants = tuple(dict.fromkeys(given))  # a repeated variant applies once, where first given
     override_map = parse_overrides(overrides)
     command_line = isinstance(override_map, ParsedSetOptions)
     expand_shorthands(document.data)
     base = document
     document = _apply_variants(document, variants, label)
     unknown = _unknown_entries(document, override_map, command_line)
+    unknown.update(_list_items(document, override_map, command_line))
     applied = {k: v for k, v in override_map.items() if k not in unknown}
     document = _apply_overrides(document, applied, command_line)
     try:
@@ -152,6 +154,16 @@ def _resolve(
     if any(p.severity == "error" for p in problems):
         raise ScenarioError(problems, label)
     problems += _check_other_variants(base, variants, override_map, catalog, command_line, folder)
+    problems += [
+        Problem(
+            f"{VARIANTS_KEY}.{name}",
+            f"variant {name!r} is asked for {given.count(name)} times; applied once, where first given",
+            base.position((VARIANTS_KEY, name)),
+            severity="warning",
+        )
+        for name in variants
+        if given.count(name) > 1
+    ]
     origin.warnings = problems
     origin.plugin_versions = catalog.versions()
     origin.scenario_hash = scenario_hash(scenario)
@@ -227,6 +239,29 @@ def _unknown_entries(
             f"({keys[0]}.{keys[1]}={{...}}) or add it to the file",
             override_position(dotted_path, command_line),
         )
+    return problems
+
+
+def _list_items(document: Document, overrides: dict[str, Any], command_line: bool) -> dict[str, Problem]:
+    """Overrides of one item of a list (``links.routes.0.length``, ``routes[0]``), by
+    override path: an override replaces a list whole, it cannot reach inside one."""
+    problems = {}
+    for dotted_path in overrides:
+        keys = dotted_path.split(".")
+        node: Any = document.data
+        for depth, key in enumerate(keys):
+            name, bracket, _ = key.partition("[")
+            node = node.get(name) if isinstance(node, dict) else None
+            inside = depth + 1 < len(keys) or bracket
+            if isinstance(node, list) and inside:
+                field_path = ".".join([*keys[:depth], name])
+                problems[dotted_path] = Problem(
+                    field_path,
+                    f"is a list, and an override replaces a list whole: give all of it "
+                    f"({field_path}=[...]) or edit the item in the file",
+                    override_position(dotted_path, command_line),
+                )
+                break
     return problems
 
 

@@ -51,7 +51,7 @@ class Problem:
         return f"{where}{prefix}{field}{self.message}{got}"
 
 
-def _short(value: Any, limit: int = 60) -> str:
+def _short(value: Any, limit: int = 72) -> str:
     text = value.isoformat() if isinstance(value, date) else repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

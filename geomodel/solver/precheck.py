@@ -8,7 +8,9 @@ a second at 10^6 columns) and compare totals a planner would compare by hand:
   (and, below, its supply) can run;
 * all jobs' work together against the chip-hours their windows offer;
 * each site's power with every chip idle (idle chips x PUE + DCI) against its
-  envelope and, per step, against its grid import limit plus on-site generation;
+  envelope and, per step, against its grid import limit plus on-site generation
+  (no idle chip need draw power when idle power may be shed, ``solver.shed_idle_power``,
+  or whole systems switched off: a working chip then counts its full active power);
 * inference demand against the serving capacity within the SLA (never infeasible:
   demand may go unserved at its penalty, so this is a warning).
 
@@ -57,9 +59,10 @@ def aggregate_checks(inputs: xr.Dataset, *, systems_on_off: bool = False) -> lis
     """Every aggregate check of the module docstring; an empty list when all hold.
 
     ``systems_on_off``: whole systems may be switched off (no idle power), as with the
-    integer option of the same name.
+    integer option of the same name; shedding idle power (the inputs' ``shed_idle_power``)
+    does the same for single chips.
     """
-    facts = _Facts(inputs, systems_on_off)
+    facts = _Facts(inputs, idle_off=systems_on_off or bool(inputs.attrs.get("shed_idle_power", 0)))
     findings: list[Finding] = []
     findings += _idle_power(facts)
     findings += _training_work(facts)
@@ -78,7 +81,7 @@ def proves_infeasible(findings: list[Finding], *, with_supply: bool) -> list[Fin
 class _Facts:
     """The inputs as numpy arrays, with the derived totals the checks share."""
 
-    def __init__(self, inputs: xr.Dataset, systems_on_off: bool) -> None:
+    def __init__(self, inputs: xr.Dataset, idle_off: bool) -> None:
         self.inputs = inputs
         self.sites = [str(s) for s in inputs["site"].values]
         self.systems = [str(h) for h in inputs["system"].values]
@@ -97,15 +100,18 @@ class _Facts:
         nameplate_kw = inputs["active_power_kw_per_chip"].values
         idle_kw = inputs["idle_power_kw_per_chip"].values
         at_load = inputs["envelope_at_load"].values.astype(bool)[:, None]
+        #: idle power a working chip's own draw already counts: none when chips not working
+        #: may be off (shedding, systems switched off), as they then are
+        counted_kw = 0.0 if idle_off else idle_kw
         #: kW one more training chip adds to IT power (x PUE: facility power), (s, h):
         #: its training draw, what the supply sees (and a bound on the envelope's)
-        self.working_kw = np.broadcast_to(training_kw - idle_kw, (len(self.sites), len(idle_kw)))
+        self.working_kw = np.broadcast_to(training_kw - counted_kw, (len(self.sites), len(idle_kw)))
         #: what it adds to the envelope row: nameplate, or the training draw at_load sites
-        self.envelope_kw = np.where(at_load, training_kw - idle_kw, nameplate_kw - idle_kw)
+        self.envelope_kw = np.where(at_load, training_kw - counted_kw, nameplate_kw - counted_kw)
         idle_mw = (inputs["chips_installed"].values * idle_kw[None, :]).sum(axis=1) / 1000.0
         self.dci_mw = dci_power_mw(inputs, self.sites)
-        #: facility power with every chip idle, MW per site and step (none if switched off)
-        idle_facility = np.zeros_like(self.pue) if systems_on_off else self.pue * idle_mw[:, None]
+        #: facility power with every chip idle, MW per site and step (none if they may be off)
+        idle_facility = np.zeros_like(self.pue) if idle_off else self.pue * idle_mw[:, None]
         self.floor_mw = idle_facility + self.dci_mw[:, None]
         supply = inputs["grid_import_limit_mw"].values[:, None] * np.ones(len(self.times))
         if inputs.sizes.get("source", 0):

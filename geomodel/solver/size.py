@@ -8,12 +8,16 @@ import xarray as xr
 
 from geomodel.model.capacity import most_chips, most_source_mw
 
-#: Above this many columns, warn before building (docs/performance.md: geomodel needs
-#: about 2.7 GB per million columns and HiGHS minutes per million; 10^6 columns took
-#: 219 s on 2 cores, 10^5 about 15 s).
+#: Above this many columns, warn before building (docs/performance.md: HiGHS takes
+#: minutes per million columns; 10^6 columns took 219 s on 2 cores, 10^5 about 15 s).
 LARGE_MODEL_COLUMNS = 500_000
-#: Peak memory per million columns, GB (docs/performance.md, 10^6-column benchmark).
-GB_PER_MILLION_COLUMNS = 2.7
+#: Peak memory, GB = base + per million columns x columns / 10^6, as a range: the low
+#: end fits bench/year.py's typical-day years (5 sizes, 0.26-1.56 million columns,
+#: within 6 %), the high end the hour-by-hour years, whose year-long inputs and denser
+#: serving rows take more per column (docs/performance.md, "Memory": quickstart and
+#: east-data-west-compute over 8,760 hours).
+MEMORY_LOW_GB = (0.43, 2.4)
+MEMORY_HIGH_GB = (0.25, 4.4)
 
 
 def estimate_columns(inputs: xr.Dataset) -> int:
@@ -82,7 +86,9 @@ def size_warning(inputs: xr.Dataset) -> str:
     if columns < LARGE_MODEL_COLUMNS:
         return ""
     hours = float(np.sum(inputs["weight"].values * inputs["dt_hours"].values))
-    gigabytes = columns / 1e6 * GB_PER_MILLION_COLUMNS
+    low, high = (
+        base + per_million * columns / 1e6 for base, per_million in (MEMORY_LOW_GB, MEMORY_HIGH_GB)
+    )
     aggregated = int(inputs.attrs.get("typical_days", 0) or 0) > 0
     hint = (
         "use fewer typical days or segments (time.aggregation)"
@@ -92,6 +98,6 @@ def size_warning(inputs: xr.Dataset) -> str:
     )
     return (
         f"the model will have about {columns:,} columns ({inputs.sizes['time']:,} time steps for "
-        f"{hours:,.0f} h): expect minutes of solving and about {gigabytes:,.1f} GB of memory "
-        f"(about {GB_PER_MILLION_COLUMNS:g} GB per million columns, docs/performance.md); {hint}"
+        f"{hours:,.0f} h): expect minutes of solving and {low:,.1f}-{high:,.1f} GB of memory "
+        f'(docs/performance.md, "Memory"); {hint}'
     )

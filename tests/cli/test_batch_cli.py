@@ -186,6 +186,36 @@ def test_report_on_a_folder_without_a_batch(tmp_path, capsys):
     )
 
 
+def test_report_on_a_damaged_manifest_says_what_is_wrong(tmp_path, capsys):
+    # issue 24, item 13: was KeyError: 'hash', exit 3
+    (tmp_path / MANIFEST).write_text("case,variants,status\ngood,,optimal\n", encoding="utf-8")
+    assert main(["report", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"Error: {tmp_path / MANIFEST}: damaged batch manifest: no 'hash' column")
+    assert "Internal error" not in err and len(err.splitlines()) == 1
+    (tmp_path / MANIFEST).write_bytes(b"case,hash,status\n\xff\xfe,\x00\n")
+    assert main(["report", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"Error: {tmp_path / MANIFEST}: not a readable batch manifest (")
+
+
+def test_report_on_a_batch_folder_without_its_result_files_says_so(tmp_path, capsys):
+    # issue 24, item 14: the records' KPIs were shown as if the results were there
+    (tmp_path / MANIFEST).write_text(
+        "case,variants,hash,status,message,seconds\na,,h1,optimal,,1.0\nb,,h2,optimal,,1.0\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "results").mkdir()
+    for name in ("h1", "h2"):
+        (tmp_path / "results" / f"{name}.json").write_text('{"status": "optimal", "kpis": {}}')
+    assert main(["report", str(tmp_path)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"warning: {tmp_path}: 2 of 2 cases have no result file in results/ (<hash>.nc): a, b" in err
+    assert main(["report", str(tmp_path), "--json"]) == 0
+    (line,) = json.loads(capsys.readouterr().out)["warnings"]
+    assert "2 of 2 cases have no result file" in line
+
+
 @pytest.fixture
 def nothing_runs(monkeypatch):
     def refuse(*args, **kwargs):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from plugin_fixtures import write_distribution
-from test_example_plugin import clean_environment, environment_lock, pip
+from test_example_plugin import clean_environment, install_into
 
 from geomodel.cli import main
 from geomodel.testing import check_plugin
@@ -185,46 +185,38 @@ def test_check_plugin_names_an_unknown_plugin(capsys):
 def test_an_installed_scaffold_passes_its_tests_and_geomodel_lists_and_checks_it(tmp_path):
     assert main(["new-plugin", "kit-water", "--kind", "model", "--output", str(tmp_path)]) == 0
     folder = tmp_path / "geomodel-kit-water"
-    with environment_lock():
-        pip("uninstall", "--yes", "geomodel-kit-water")
-        try:
-            done = pip("install", "--no-deps", "--no-build-isolation", "--quiet", "-e", str(folder))
-            assert done.returncode == 0, done.stdout + done.stderr
+    # installed into a folder of its own (test_example_plugin.py says why)
+    installed = install_into(folder, tmp_path / "installed")
 
-            tests = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-                cwd=folder,
-                capture_output=True,
-                text=True,
-                env=clean_environment(),
-                timeout=240,
-            )
-            assert tests.returncode == 0, tests.stdout + tests.stderr
-            assert "2 passed" in tests.stdout
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=clean_environment(installed),
+        timeout=240,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "2 passed" in tests.stdout
 
-            listed = run_geomodel("plugins", "--json", cwd=tmp_path)
-            assert listed.returncode == 0, listed.stderr
-            (plugin,) = [p for p in json.loads(listed.stdout)["plugins"] if p["name"] == "kit_water"]
-            assert (plugin["distribution"], plugin["module"]) == (
-                "geomodel-kit-water",
-                "geomodel_kit_water",
-            )
+    listed = run_geomodel("plugins", "--json", cwd=tmp_path, plugins=installed)
+    assert listed.returncode == 0, listed.stderr
+    (plugin,) = [p for p in json.loads(listed.stdout)["plugins"] if p["name"] == "kit_water"]
+    assert (plugin["distribution"], plugin["module"]) == ("geomodel-kit-water", "geomodel_kit_water")
 
-            checked = run_geomodel("check-plugin", "kit_water", "--json", cwd=tmp_path)
-            assert checked.returncode == 0, checked.stdout + checked.stderr
-            report = json.loads(checked.stdout)
-            assert report["passed"] and report["distribution"] == "geomodel-kit-water"
-            assert "model-solves" in {r["check"] for r in report["results"]}
-        finally:
-            pip("uninstall", "--yes", "geomodel-kit-water")
+    checked = run_geomodel("check-plugin", "kit_water", "--json", cwd=tmp_path, plugins=installed)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    report = json.loads(checked.stdout)
+    assert report["passed"] and report["distribution"] == "geomodel-kit-water"
+    assert "model-solves" in {r["check"] for r in report["results"]}
 
 
-def run_geomodel(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def run_geomodel(*args: str, cwd: Path, plugins: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(GEOMODEL), *args],
         capture_output=True,
         text=True,
-        env=clean_environment(),
+        env=clean_environment(plugins),
         cwd=cwd,
         timeout=240,
     )

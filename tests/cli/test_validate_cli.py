@@ -240,6 +240,16 @@ def test_bad_set_values_are_all_reported(cli):
     assert "--set objective.carbon_price: objective.carbon_price: must be at least 0" in run.stderr
 
 
+def test_an_impossible_date_in_set_is_one_line_not_an_internal_error(cli):
+    # issue 24, item 13: was "Internal error: ValueError: day is out of range for month", exit 3
+    run = cli("validate", "good.yaml", "--set", "time.start=2025-02-29T00:00:00-05:00")
+    assert run.returncode == 1
+    assert run.stderr.splitlines()[1].startswith(
+        "  --set time.start: time.start: expected an ISO 8601 date-time with a UTC offset"
+    )
+    assert "February 2025 has 28 days, not 29" in run.stderr and "Internal error" not in run.stderr
+
+
 def test_an_unknown_variant_lists_the_known_ones(cli):
     run = cli("validate", "good.yaml", "--variant", "smaller")
     assert run.returncode == 1

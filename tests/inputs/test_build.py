@@ -240,6 +240,21 @@ def test_a_scenario_without_regions_jobs_or_links_round_trips_too(tmp_path, cata
         xr.testing.assert_identical(back.load(), inputs)
 
 
+def test_a_given_grid_import_limit_stands_even_above_the_envelope(tmp_path, catalog):
+    # issue 24, item 12: the limit is the grid connection's (5 MW), not cut to the 2 MW
+    # envelope; no limit: the envelope
+    (tmp_path / "s.yaml").write_text(
+        "time: {start: 2025-01-01T00:00:00Z, hours: 4}\n"
+        "sites:\n"
+        "  a: {lat: 50, lon: 8, pue: 1.2, power_envelope: 2 MW, systems: {hgx_h100_8: 2}, "
+        "grid: grid_de, grid_import_limit: 5 MW}\n"
+        "  b: {lat: 51, lon: 8, pue: 1.2, power_envelope: 2 MW, systems: {hgx_h100_8: 2}, "
+        "grid: grid_de}\n"
+    )
+    inputs = build_inputs(load_scenario(tmp_path / "s.yaml", catalog=catalog), catalog)
+    assert inputs["grid_import_limit_mw"].values.tolist() == [5.0, 2.0]
+
+
 @pytest.mark.parametrize(
     "aggregation",
     [

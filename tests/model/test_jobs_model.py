@@ -95,6 +95,34 @@ def test_shed_chips_are_powered_within_installed_x_availability(tmp_path, catalo
     assert result.kpis["negative_price_earnings_usd"] == pytest.approx(10 * energy_mwh, rel=REL)
 
 
+@pytest.mark.parametrize(
+    "solver", [{"shed_idle_power": True}, {"integer": {"systems_on_off": True}}], ids=["shed", "on_off"]
+)
+def test_idle_chips_are_powered_on_at_a_negative_price_even_where_no_work_may_run(
+    tmp_path, catalog, h100, solver
+):
+    # issue 24, item 9: the job's window is hours 0-1 of 4 (deadline_h 2). Powering an idle
+    # chip (or a whole server) on is possible in every hour, work or none, and at
+    # -20 USD/MWh it is paid for, so all 80 chips are on in all 4 hours: 80 x 4 x
+    # 0.3925 kW idle + 16 working chip-hours x (0.969 - 0.3925) kW training extra =
+    # 134.824 kWh, x PUE 1.2 = 161.7888 kWh, earning 20 x 0.1617888 = 3.235776 USD
+    # (with chips off outside the window, 80 x 2 h idle: 1.72 USD)
+    data = table_scenario(
+        tmp_path,
+        "name,gpu_hours,chips,deadline_h\njob,16,8,2\n",
+        {"a": sb.site(systems=10, price=-20, carbon=0)},
+        solver=solver,
+    )
+    result = sb.run(tmp_path, data, catalog)
+    energy_mwh = (80 * 4 * h100.idle_kw + 16 * h100.working_extra_kw) * 1.2 / 1000
+    assert energy_mwh == pytest.approx(0.1617888)
+    assert result.dataset["chips_powered_on"].sum("system").values.ravel() == pytest.approx(
+        [80] * 4, rel=REL
+    )
+    assert result.kpis["cost_usd"] == pytest.approx(-3.235776, rel=REL)
+    assert result.kpis["negative_price_earnings_usd"] == pytest.approx(3.235776, rel=REL)
+
+
 # ---- (7) data movement ----
 
 
@@ -225,6 +253,20 @@ def test_classes_cost_fewer_columns(tmp_path, catalog):
     # two windows (arrival 0 or 1): two classes of ten jobs each
     assert merged.inputs.sizes["job"] == 2 and alone.inputs.sizes["job"] == 20
     assert merged.kpis["objective"] == pytest.approx(alone.kpis["objective"], rel=1e-9)
+
+
+def test_an_origin_without_data_does_not_keep_jobs_apart(tmp_path, catalog):
+    # issue 24, item 11: with no data to move, a job's origin changes nothing in the model
+    # (no transfer, no delay), so jobs of two origins still merge: two windows, two classes
+    rows = "name,arrival_h,gpu_hours,chips,origin\n" + "".join(
+        f"j{i},{i % 2},4,8,{'ab'[i // 2 % 2]}\n" for i in range(20)
+    )
+    data = table_scenario(tmp_path, rows, {"a": sb.site(systems=10), "b": sb.site(lat=41, systems=10)})
+    merged = sb.run(tmp_path, data, catalog)
+    alone = sb.run(tmp_path, data, catalog, overrides={"solver.merge_jobs": False})
+    assert merged.inputs.sizes["job"] == 2 and alone.inputs.sizes["job"] == 20
+    assert merged.kpis["objective"] == pytest.approx(alone.kpis["objective"], rel=1e-9)
+    assert merged.kpis["transfer_gb"] == 0.0
 
 
 JOBS = st.lists(

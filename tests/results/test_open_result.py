@@ -13,7 +13,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 import scenario_builder as sb
 
 from geomodel.errors import GeomodelError
-from geomodel.results.result import ResultFileError, not_a_result, open_result
+from geomodel.results.result import (
+    FORMAT_ATTRIBUTE,
+    RESULT_FORMAT,
+    ResultFileError,
+    not_a_result,
+    open_result,
+)
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +68,63 @@ def test_an_empty_file_is_not_a_result(tmp_path):
     path.write_bytes(b"")
     with pytest.raises(ResultFileError, match="an empty file"):
         open_result(path)
+
+
+# --- the result format (issue 24, item 14) ----------------------------------------------
+
+
+def rewrite(saved: Path, target: Path, change) -> Path:
+    """A copy of ``saved`` whose results Dataset ``change`` altered, inputs kept."""
+    dataset = xr.load_dataset(saved, engine="h5netcdf")
+    inputs = xr.load_dataset(saved, engine="h5netcdf", group="inputs")
+    change(dataset)
+    dataset.to_netcdf(target, engine="h5netcdf")
+    inputs.to_netcdf(target, engine="h5netcdf", mode="a", group="inputs")
+    return target
+
+
+def test_a_result_carries_its_format_and_reads_back_with_nothing_to_say(saved):
+    attrs = xr.load_dataset(saved, engine="h5netcdf").attrs
+    assert attrs[FORMAT_ATTRIBUTE] == RESULT_FORMAT == 1
+    assert open_result(saved).warnings == []
+
+
+def test_a_result_of_an_unversioned_geomodel_is_read_and_says_what_it_lacks(tmp_path, saved):
+    def older(dataset):
+        del dataset.attrs[FORMAT_ATTRIBUTE], dataset.attrs["idle_energy_mwh"]
+
+    result = open_result(rewrite(saved, tmp_path / "old.nc", older))
+    (warning,) = result.warnings
+    assert "written by a geomodel older than result format 1" in warning
+    assert "KPIs it lacks show as missing: idle_energy_mwh;" in warning
+    assert "idle_energy_mwh" not in result.kpis
+
+
+def test_a_result_of_a_newer_format_is_refused_by_name(tmp_path, saved):
+    def newer(dataset):
+        dataset.attrs[FORMAT_ATTRIBUTE] = RESULT_FORMAT + 1
+
+    with pytest.raises(ResultFileError, match="has result format 2, newer than this geomodel reads"):
+        open_result(rewrite(saved, tmp_path / "new.nc", newer))
+
+
+def test_a_variable_removed_or_changed_after_writing_is_named(tmp_path, saved):
+    def altered(dataset):
+        del dataset["training_chips"]
+        dataset["energy_mwh"].attrs["units"] = "kWh"
+
+    with pytest.raises(ResultFileError) as raised:
+        open_result(rewrite(saved, tmp_path / "altered.nc", altered))
+    assert str(raised.value).endswith(
+        "results variables differ from what geomodel wrote (altered since?): missing: "
+        "training_chips; changed: energy_mwh (written as (site, time) MWh, now (site, time) kWh)"
+    )
+
+
+def test_to_netcdf_refuses_to_overwrite_a_scenario(tmp_path, saved):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text("name: x\n", encoding="utf-8")
+    with pytest.raises(ResultFileError, match="exists and is not a file geomodel wrote"):
+        open_result(saved).to_netcdf(scenario)
+    assert scenario.read_text(encoding="utf-8") == "name: x\n"
+    open_result(saved).to_netcdf(tmp_path / "again.nc").replace(saved)  # a result: replaced

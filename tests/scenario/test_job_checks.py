@@ -62,14 +62,17 @@ def test_work_that_fills_its_window_exactly_is_warned_when_the_default_restart_m
 
 
 def test_work_beyond_the_window_is_warned_with_its_figures(tmp_path, catalog):
-    job = EXACT_JOB.replace("gpu_hours: 32", "gpu_hours: 40")
+    job = EXACT_JOB.replace("gpu_hours: 32", "gpu_hours: 40").replace(
+        "    tp: 8\n", "    tp: 8\n    restart: 0 min\n"
+    )
     found = warnings_of(load(tmp_path, with_job(job), catalog))
-    # 8 chips x 4 h x 1.42416 = 45.57 EFLOP of 40 x 1.42416 = 56.97 EFLOP
+    # goodput 1 (instant restart): 8 chips x 4 h x 1.42416 = 45.57 EFLOP of
+    # 40 x 1.42416 = 56.97 EFLOP, in whole EFLOP as the run's precheck says them
     assert len(found) == 1
     assert "training.pretrain.window: cannot deliver its work in its window" in found[0]
     assert (
-        f"at most 8 chips for 4 h give {32 * PER_CHIP_HOUR:,.4g} of the {40 * PER_CHIP_HOUR:,.4g}"
-        in found[0]
+        f"at most 8 chips for 4 h give at most {32 * PER_CHIP_HOUR:,.0f} of the "
+        f"{40 * PER_CHIP_HOUR:,.0f} EFLOP it needs (MFU and goodput applied)" in found[0]
     )
 
 

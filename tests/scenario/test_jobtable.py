@@ -135,7 +135,7 @@ def test_every_problem_names_the_file_rows_and_column_all_at_once(tmp_path, cata
         (2, "rows 1, 8, column name: job name 'ok' repeats"),
         (10, "row 9: no work"),
         (11, "row 10, column chips: must be a whole number"),
-        (12, "row 11, column deadline: must be after the arrival"),
+        (12, "row 11, column deadline_h: must be after the arrival (got '-3 h vs arrival at the"),
     ]
     for line, phrase in expected:
         assert f"{file}:{line}: job_tables.trace: {phrase}" in text, text
@@ -199,6 +199,57 @@ def test_rows_outside_the_horizon_are_left_out_with_a_warning(tmp_path, catalog)
     assert any("row 2: lies wholly outside the horizon of 24 h; left out" in w for w in warnings), (
         warnings
     )
+
+
+@pytest.mark.parametrize(
+    ("header", "late"), [("arrival_h", "30"), ("arrival", "2025-01-03T00:00:00+00:00")]
+)
+def test_a_row_arriving_after_the_horizon_with_no_deadline_is_left_out_with_a_warning(
+    tmp_path, catalog, header, late
+):
+    # issue 24, item 10: no deadline, no slack: the window ends with the horizon (24 h),
+    # so a row arriving at 30 h (or on 3 January) lies outside it; left out, not an error
+    write_rows(tmp_path, f"name,{header},gpu_hours,chips\nin,,8,8\nlate,{late},8,8\n")
+    scenario = load(tmp_path, TABLE, catalog)
+    assert list(table_jobs(scenario).name) == ["in"]
+    warnings = [str(w) for w in scenario.origin.warnings]
+    assert any("row 2: lies wholly outside the horizon of 24 h; left out" in w for w in warnings)
+
+
+def test_a_deadline_before_the_arrival_is_quoted_as_the_file_writes_both(tmp_path, catalog):
+    # issue 24, item 15: the dates, not hours after the start ("got 5.0")
+    write_rows(
+        tmp_path,
+        "name,arrival,deadline,gpu_hours,chips\n"
+        "early,2025-01-01T06:00:00+00:00,2025-01-01T05:00:00+00:00,8,8\n"
+        "ok,2025-01-01T06:00:00+00:00,2025-01-01T02:00:00-05:00,8,8\n",  # 07:00 UTC
+    )
+    (problem,) = problems(tmp_path, TABLE, catalog)
+    assert str(problem).endswith(
+        "row 1, column deadline: must be after the arrival "
+        "(got '2025-01-01T05:00:00+00:00 vs arrival 2025-01-01T06:00:00+00:00')"
+    )
+
+
+def test_a_table_with_only_a_header_is_a_named_warning(tmp_path, catalog):
+    # issue 24, item 14: a header-only table (0 jobs) passed silently
+    write_rows(tmp_path, "name,gpu_hours,chips\n")
+    scenario = load(tmp_path, TABLE, catalog)
+    assert len(table_jobs(scenario)) == 0
+    assert [str(w) for w in scenario.origin.warnings] == [
+        f"{tmp_path / 'jobs.csv'}: warning: job_tables.trace: {tmp_path / 'jobs.csv'} has no rows, "
+        "only a header: the table adds no job"
+    ]
+
+
+def test_a_semicolon_separated_table_is_read_and_said_to_be(tmp_path, catalog):
+    # issue 24, item 15: was "has no 'name' column" (the header was one field)
+    write_rows(tmp_path, "name;gpu_hours;chips\na;100;8\n")
+    scenario = load(tmp_path, TABLE, catalog)
+    assert list(table_jobs(scenario).name) == ["a"]
+    assert table_jobs(scenario).work_eflop == pytest.approx([100 * H100_BF16 * 0.4 * 3.6])
+    (warning,) = [str(w) for w in scenario.origin.warnings]
+    assert warning.endswith("jobs.csv separates its fields by ';', not commas; read that way")
 
 
 def test_names_are_unique_across_the_scenario(tmp_path, catalog):

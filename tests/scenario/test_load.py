@@ -292,3 +292,59 @@ def test_a_set_mapping_names_the_option_for_every_field_inside_it(tmp_path, cata
         "--set sites.fra.systems: sites.fra.systems.hgx_h100_8: expected a whole number, "
         "not true (got True)"
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "reason"),
+    [
+        ("2025-02-29T00:00:00-05:00", "February 2025 has 28 days, not 29"),
+        ("2025-01-01T00:00:00-25:00", "a UTC offset of -25:00 is beyond what a clock can show"),
+        ("2025-13-01T00:00:00+00:00", "there is no month 13 (1-12)"),
+        ("2025-01-01T25:00:00+00:00", "there is no hour 25 (0-23)"),
+    ],
+)
+def test_a_date_time_no_calendar_has_is_one_line_in_yaml_and_in_set(tmp_path, catalog, written, reason):
+    # issue 24, item 13: unquoted YAML timestamps went to the YAML library, which raised
+    # ValueError (exit 3, "Internal error"); now the schema reports them with the line
+    rule = "time.start: expected an ISO 8601 date-time with a UTC offset, e.g. 2025-01-01T00:00:00+00:00"
+    text = BASE.replace("start: 2025-01-01T00:00:00+00:00", f"start: {written}")
+    (problem,) = errors(tmp_path, text, catalog)
+    assert str(problem).startswith(f"{tmp_path / 'scenario.yaml'}:3: {rule}; {reason}")
+    assert str(problem).endswith(f"(got '{written}')")
+    (from_set,) = problems(tmp_path, BASE, catalog, overrides=SetOptions([f"time.start={written}"]))
+    assert str(from_set).startswith(f"--set time.start: {rule}; {reason}")
+
+
+def test_a_variant_asked_for_twice_is_applied_once_with_a_warning(tmp_path, catalog):
+    # issue 24, item 14: `--variant v --variant v` passed silently
+    text = BASE + VARIANTS
+    scenario = load(tmp_path, text, catalog, variants=["cheap_carbon", "cheap_carbon"])
+    assert scenario.origin.variants == ("cheap_carbon",)
+    (warning,) = [str(w) for w in scenario.origin.warnings if "asked for" in str(w)]
+    line = line_of(text, "cheap_carbon:")
+    assert warning == (
+        f"{tmp_path / 'scenario.yaml'}:{line}: warning: variants.cheap_carbon: variant "
+        "'cheap_carbon' is asked for 2 times; applied once, where first given"
+    )
+
+
+def test_a_start_year_far_from_the_data_is_a_named_warning(tmp_path, catalog):
+    # issue 24, item 14: a start in 1899 (a typo for 2025?) ran on the 2020s' figures silently
+    text = BASE.replace("start: 2025-01-01T00:00:00+00:00", "start: 1899-01-01T00:00:00+00:00")
+    (warning,) = [str(w) for w in load(tmp_path, text, catalog).origin.warnings]
+    assert warning.startswith(
+        f"{tmp_path / 'scenario.yaml'}:3: warning: time.start: the year 1899 lies outside 2000-2100"
+    )
+
+
+@pytest.mark.parametrize("path", ["training.pretrain.sites.0", "training.pretrain.sites[0]"])
+def test_set_on_a_list_item_says_lists_are_replaced_whole(tmp_path, catalog, path):
+    # issue 24, item 15: was "must be a list" at the list's line, or "unknown field"
+    text = BASE.replace("    tp: 8", "    tp: 8\n    sites: [fra, ams]")
+    (problem,) = problems(tmp_path, text, catalog, overrides=SetOptions([f"{path}=ams"]))
+    assert str(problem) == (
+        f"--set {path}: training.pretrain.sites: is a list, and an override replaces a list "
+        "whole: give all of it (training.pretrain.sites=[...]) or edit the item in the file"
+    )
+    whole = load(tmp_path, text, catalog, overrides=SetOptions(["training.pretrain.sites=[ams]"]))
+    assert whole.training["pretrain"].sites == ["ams"]

@@ -64,19 +64,26 @@ def test_the_planned_scenario_is_valid(tmp_path, catalog):
             10.0,
             "max 10 MW is below the installed power envelope 20 MW",
         ),
-        (  # a negative or zero lifetime
+        (  # a negative, zero or sub-year lifetime (issue 24, item 14: 0.001 passed)
             "lifetimes: {solar: 30 years}",
             "lifetimes: {solar: -5 years}",
             "finance.lifetimes.solar",
             "-5 years",
-            "greater than 0",
+            "at least 1",
         ),
         (
             "lifetimes: {solar: 30 years}",
             "lifetimes: {solar: 0}",
             "finance.lifetimes.solar",
             0,
-            "greater than 0",
+            "at least 1",
+        ),
+        (
+            "lifetimes: {solar: 30 years}",
+            "lifetimes: {solar: 0.001 years}",
+            "finance.lifetimes.solar",
+            "0.001 years",
+            "at least 1",
         ),
         (  # a discount rate outside [0, 0.3]
             "discount_rate: 0.05",

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 
@@ -80,6 +82,17 @@ def test_the_issues_2e27_flop_in_48_h_is_answered_before_building(catalog):
         f"{bound:,.0f} EFLOP ({2e9 / bound:,.3g}x short)"
     )
     assert "max_chips 40,000" in reason and "48.0 h" in reason
+
+
+def test_validate_and_run_quote_one_limit_for_a_job_too_big_for_its_window(catalog):
+    # issue 24, item 15: validate said 6.912e+06 EFLOP (no goodput), the run 5,603,986
+    scenario = geomodel.load_scenario(
+        QUICKSTART, overrides={"training.pretrain.compute": "2e27 FLOP"}, catalog=catalog
+    )
+    (warning,) = [str(w) for w in scenario.origin.warnings if "in its window" in str(w)]
+    (finding,) = aggregate_checks(build_inputs(scenario, catalog))
+    limit = finding.message.split("gives at most ")[1].split(" EFLOP")[0]
+    assert f"give at most {limit} of the 2,000,000,000 EFLOP it needs" in warning
 
 
 def test_work_beyond_the_chips_is_proven_and_highs_agrees(tmp_path, catalog, monkeypatch):
@@ -172,6 +185,96 @@ def test_the_example_scenarios_pass_every_check(catalog):
     for path in sorted(QUICKSTART.parent.glob("*.yaml")):
         inputs = build_inputs(geomodel.load_scenario(path, catalog=catalog), catalog)
         assert [f for f in aggregate_checks(inputs) if f.severity != "warning"] == [], path.name
+
+
+# --- shedding idle power: chips not working draw nothing (issue 24, item 8) ---------------
+
+
+def shed_table(tmp_path, rows: str, sites: dict, hours: int = 4, **solver) -> dict:
+    """A job table on H100 servers (GPU-hours are chip-hours at goodput 1)."""
+    (tmp_path / "jobs.csv").write_text(rows)
+    return sb.scenario(
+        sites,
+        hours=hours,
+        job_tables={"trace": {"file": "jobs.csv", "system": sb.H100}},
+        solver=solver,
+    )
+
+
+def test_shedding_makes_an_envelope_below_the_idle_floor_feasible(tmp_path, catalog, h100):
+    # 8 servers = 64 H100 chips idle draw 64 x 0.3925 kW x PUE 1.2 = 30.144 kW, above a
+    # 0.03 MW envelope: infeasible when every chip idles, and proven so before the build
+    sites = {"a": sb.site(systems=8, price=50, carbon=0, envelope_mw=0.03)}
+    rows = "name,gpu_hours,chips\njob,8,8\n"
+    assert 64 * h100.idle_kw * 1.2 / 1000 == pytest.approx(0.030144)
+    always = sb.run(tmp_path, shed_table(tmp_path, rows, sites), catalog)
+    assert always.status == "infeasible" and always.kpis["build_seconds"] == 0.0
+    # shedding: only working chips are on; 8 of them count 8 x 1.275 kW (nameplate) x 1.2
+    # = 12.24 kW against the envelope, < 30 kW, so the 8 GPU-hours run; they draw their
+    # training power, 8 x 0.969 kW x 1.2 = 9.3024 kWh, x 50 USD/MWh = 0.46512 USD (the
+    # issue's 0.612 USD priced the nameplate, before training power was measured)
+    data = shed_table(tmp_path, rows, sites, shed_idle_power=True)
+    assert [f for f in checks_of(tmp_path, data, catalog) if f.severity != "warning"] == []
+    shed = sb.run(tmp_path, data, catalog)
+    assert shed.status == "optimal"
+    assert 8 * h100.training_kw * 1.2 / 1000 == pytest.approx(0.0093024)
+    assert shed.kpis["cost_usd"] == pytest.approx(0.46512, rel=1e-6)
+
+
+def test_with_shedding_a_working_chip_counts_its_whole_active_power(tmp_path, catalog, h100):
+    # 0.03 MW runs at most 30 / (1.275 x 1.2) = 19.61 working chips in a step when idle
+    # chips are off; 64 chips could do 64 x 4 = 256 chip-hours in 4 h, the envelope 78.43
+    per_chip_mw = h100.nameplate_kw * 1.2 / 1000  # the envelope counts the nameplate
+    bound = 0.03 / per_chip_mw * HOURS
+    assert bound == pytest.approx(78.43, rel=1e-4)
+    sites = {"a": sb.site(systems=8, price=50, carbon=0, envelope_mw=0.03)}
+    for gpu_hours, status in ((bound * 1.001, "infeasible"), (bound * 0.999, "optimal")):
+        rows = f"name,gpu_hours,chips\njob,{gpu_hours},64\n"
+        data = shed_table(tmp_path, rows, sites, shed_idle_power=True)
+        found = [f.check for f in checks_of(tmp_path, data, catalog) if f.severity == "proof"]
+        assert found == (["training-work-envelope"] if status == "infeasible" else [])
+        assert sb.run(tmp_path, data, catalog).status == status
+
+
+ROWS = st.lists(
+    st.tuples(
+        st.integers(0, 4),  # arrival_h
+        st.integers(1, 4),  # duration_h
+        st.sampled_from([1, 2, 4, 8]),  # chips
+        st.integers(0, 4),  # slack_h
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    rows=ROWS,
+    systems=st.integers(1, 8),
+    envelope_share=st.sampled_from([0.3, 0.6, 0.9, 1.1, 1.5]),
+    shed=st.booleans(),
+)
+def test_the_precheck_never_calls_infeasible_what_highs_solves(
+    tmp_path, catalog, h100, monkeypatch, rows, systems, envelope_share, shed
+):
+    """Random job tables, envelopes around the idle floor (``envelope_share`` of the power
+    of every chip idle), idle power shed or not: a proof from the checks must match
+    HiGHS's own answer."""
+    envelope_kw = envelope_share * systems * 8 * h100.idle_kw * 1.2
+    table = "name,arrival_h,duration_h,chips,slack_h\n" + "".join(
+        f"j{i},{a},{d},{c},{s}\n" for i, (a, d, c, s) in enumerate(rows)
+    )
+    sites = {"a": sb.site(systems=systems, price=50, carbon=0, envelope_mw=envelope_kw / 1000)}
+    data = shed_table(tmp_path, table, sites, hours=8, shed_idle_power=shed)
+    inputs = build_inputs(sb.load(tmp_path, data, catalog), catalog)
+    proofs = [f for f in aggregate_checks(inputs) if f.severity == "proof"]
+    with monkeypatch.context() as patch:
+        without_checks(patch)
+        status = geomodel.api.solve_inputs(inputs, host=catalog.host).status
+    assert status in ("optimal", "infeasible")
+    if proofs:
+        assert status == "infeasible", [f.message for f in proofs]
 
 
 # --- what the checks cannot see: a bounded IIS search, extensions named -----------------

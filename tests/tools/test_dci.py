@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import math
+from pathlib import Path
 
 import pytest
 
@@ -103,34 +105,26 @@ def test_assess_route(smf, hcf):
     assert report.as_dict()["technologies"][1]["technology"] == "test_hcf"
 
 
-# Example routes from ../shared/facts/example_dci_routes.csv, with site coordinates
-# from sites.csv: (a, (lat, lon), b, (lat, lon), great-circle km, one-way ms on SMF
-# at 4.90 us/km, one-way ms on HCF at 3.40 us/km), both at route factor 1.3.
-# The sheet used the haversine formula; we use the WGS84 geodesic.
+# Example routes of docs/data/dci/example_routes.csv (sources in its README): (a, (lat, lon),
+# b, (lat, lon), great-circle km, one-way ms on SMF at 4.90 us/km, one-way ms on HCF at
+# 3.40 us/km), both at route factor 1.3. The table used the haversine formula; we use
+# the WGS84 geodesic.
+ROUTES_CSV = Path(__file__).parents[2] / "docs" / "data" / "dci" / "example_routes.csv"
 EXAMPLE_ROUTES = [
-    ("cn_zhangjiakou", (41.15, 114.7), "cn_beijing", (39.9, 116.4), 199.9, 1.273, 0.884),
-    ("cn_ulanqab", (41.0, 113.13), "cn_beijing", (39.9, 116.4), 302.5, 1.927, 1.337),
-    ("cn_helinger", (40.38, 111.82), "cn_beijing", (39.9, 116.4), 392.9, 2.503, 1.737),
-    ("cn_guian", (26.43, 106.55), "cn_shenzhen", (22.54, 114.06), 874.2, 5.568, 3.864),
-    ("cn_zhongwei", (37.51, 105.19), "cn_shanghai", (31.23, 121.47), 1646.2, 10.486, 7.276),
-    ("cn_qingyang", (35.71, 107.64), "cn_shanghai", (31.23, 121.47), 1374.6, 8.756, 6.076),
-    ("cn_tianfu", (30.4, 104.07), "cn_chongqing", (29.72, 106.63), 257.7, 1.642, 1.139),
-    ("cn_wuhu", (31.33, 118.38), "cn_shanghai", (31.23, 121.47), 293.8, 1.872, 1.299),
-    ("cn_shaoguan", (24.81, 113.6), "cn_shenzhen", (22.54, 114.06), 256.7, 1.635, 1.135),
-    ("cn_guian", (26.43, 106.55), "cn_shanghai", (31.23, 121.47), 1546.6, 9.852, 6.836),
-    ("us_abilene", (32.52, -99.78), "us_memphis", (35.06, -90.15), 933.2, 5.944, 4.125),
-    ("us_ashburn", (39.04, -77.49), "us_newalbany", (40.08, -82.8), 469.6, 2.991, 2.076),
-    ("us_abilene", (32.52, -99.78), "us_ashburn", (39.04, -77.49), 2130.7, 13.573, 9.418),
-    ("us_richland", (32.45, -91.65), "us_memphis", (35.06, -90.15), 321.6, 2.049, 1.422),
-    ("us_councilbluffs", (41.22, -95.86), "us_thedalles", (45.6, -121.18), 2093.0, 13.332, 9.251),
-    ("us_newcarlisle", (41.7, -86.51), "us_newalbany", (40.08, -82.8), 360.1, 2.294, 1.592),
-    ("ie_dublin", (53.33, -6.42), "nl_amsterdam", (52.3, 4.69), 754.6, 4.807, 3.335),
-    ("nl_amsterdam", (52.3, 4.69), "de_frankfurt", (50.11, 8.68), 369.5, 2.353, 1.633),
-    ("de_frankfurt", (50.11, 8.68), "fr_paris_saclay", (48.71, 2.17), 495.9, 3.159, 2.192),
-    ("no_narvik", (68.37, 17.5), "se_lulea", (65.58, 22.15), 370.1, 2.358, 1.636),
-    ("se_lulea", (65.58, 22.15), "fi_hamina", (60.57, 27.2), 611.9, 3.898, 2.705),
-    ("is_keflavik", (63.96, -22.61), "ie_dublin", (53.33, -6.42), 1499.2, 9.55, 6.626),
-    ("uk_loughton", (51.65, 0.08), "nl_amsterdam", (52.3, 4.69), 323.9, 2.063, 1.432),
+    (
+        row["site_a"],
+        (float(row["lat_a"]), float(row["lon_a"])),
+        row["site_b"],
+        (float(row["lat_b"]), float(row["lon_b"])),
+        float(row["great_circle_km"]),
+        float(row["one_way_ms_smf"]),
+        float(row["one_way_ms_hcf"]),
+    )
+    for row in csv.DictReader(
+        (Path(__file__).parents[2] / "docs" / "data" / "dci" / "example_routes.csv").open(
+            encoding="utf-8"
+        )
+    )
 ]
 
 

@@ -359,7 +359,7 @@ def test_planning_knobs_out_of_range_show_the_librarys_problem_under_planning(ap
             [
                 "plan.yaml:{discount_rate}: finance.discount_rate: must lie in [0, 0.3] 1/year "
                 "(got 0.4)",
-                "plan.yaml:{solar}: finance.lifetimes.solar: must be greater than 0 (got '-3 years')",
+                "plan.yaml:{solar}: finance.lifetimes.solar: must be at least 1 (got '-3 years')",
             ],
         ),
         (

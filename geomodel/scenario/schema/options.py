@@ -11,7 +11,7 @@ from geomodel.scenario.units import Quantity
 
 
 class LatencyModel(Section):
-    """How user-to-site latency is estimated (DESIGN section 4, docs/fidelity.md)."""
+    """How user-to-site latency is estimated (docs/fidelity.md)."""
 
     technology: Name = Field(
         default="smf_400zr",

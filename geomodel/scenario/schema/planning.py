@@ -219,7 +219,7 @@ class Finance(Section):
         examples=[0.05],
         json_schema_extra={"unit": "1/year"},
     )
-    lifetimes: dict[Name, Quantity("year", gt=0, le=150)] = Field(
+    lifetimes: dict[Name, Quantity("year", ge=1, le=150)] = Field(
         default_factory=dict,
         description="lifetime per asset class (systems, facility, site, battery, fibre, "
         "dci_equipment, or a cost entry's class such as solar or wind), overriding the "
