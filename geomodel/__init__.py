@@ -9,6 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 from geomodel.catalog import (
     Catalog,
     HardwareSystem,
+    LanguageModel,
     LinkTechnology,
     PowerSource,
     WeatherPoint,
@@ -37,6 +38,8 @@ _LAZY = {
     "open_result": "geomodel.results.result",
     "run_batch": "geomodel.batch.engine",
     "open_batch": "geomodel.batch.store",
+    "serving_estimate": "geomodel.performance.serving",
+    "training_estimate": "geomodel.performance.training",
 }
 
 
@@ -53,6 +56,7 @@ __all__ = [
     "Catalog",
     "GeomodelError",
     "HardwareSystem",
+    "LanguageModel",
     "LinkTechnology",
     "Location",
     "PowerSource",
@@ -72,6 +76,8 @@ __all__ = [
     "open_batch",
     "open_result",
     "run_batch",
+    "serving_estimate",
     "solve",
     "solve_inputs",
+    "training_estimate",
 ]

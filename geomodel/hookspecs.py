@@ -7,7 +7,7 @@ renamed without a deprecation period (pluggy's ``warn_on_impl_args``), and a
 plugin may implement a hook with fewer arguments than the spec lists.
 
 A plugin module may declare ``GEOMODEL_PLUGIN_API = "1"``: the major version of
-this contract it was written for (or ``"1.3"``: the version whose hooks it uses).
+this contract it was written for (or ``"1.4"``: the version whose hooks it uses).
 A plugin built for another major version is refused with both versions in the
 message; one that needs a later minor version than this geomodel provides is
 refused with the geomodel release that provides it.
@@ -24,6 +24,7 @@ plugin API    geomodel         added
 1.1           0.1.0            ``register_build_costs``
 1.2           0.1.0            ``register_weather_points``
 1.3           0.2.0            ``extension_settings``; ``extension_results``
+1.4           0.2.0            ``register_language_models``
 ============  ===============  ==========================================================
 """
 
@@ -39,14 +40,22 @@ if TYPE_CHECKING:
 
     from geomodel.catalog.costs import BuildCost
     from geomodel.catalog.entries import HardwareSystem, LinkTechnology, PowerSource
+    from geomodel.catalog.language_models import LanguageModel
+    from geomodel.catalog.registry import Catalog
     from geomodel.catalog.weather import WeatherPoint
     from geomodel.results.extension_outputs import ExtensionOutput
 
 PROJECT_NAME = "geomodel"
 #: Version of this contract; the major part must match a plugin's GEOMODEL_PLUGIN_API.
-PLUGIN_API_VERSION = "1.3"
+PLUGIN_API_VERSION = "1.4"
 #: Plugin API version -> the first geomodel release that provides it (table above).
-PLUGIN_API_HISTORY: dict[str, str] = {"1.0": "0.1.0", "1.1": "0.1.0", "1.2": "0.1.0", "1.3": "0.2.0"}
+PLUGIN_API_HISTORY: dict[str, str] = {
+    "1.0": "0.1.0",
+    "1.1": "0.1.0",
+    "1.2": "0.1.0",
+    "1.3": "0.2.0",
+    "1.4": "0.2.0",
+}
 
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
@@ -187,6 +196,28 @@ def register_weather_points() -> list[WeatherPoint]:
         plugin) has is refused.
     Added in:
         plugin API 1.2
+    """
+
+
+@hookspec
+def register_language_models() -> list[LanguageModel]:
+    """Language models services may name: the shape serving and training them need.
+
+    Returns:
+        A list of :class:`geomodel.catalog.LanguageModel`, validated on return: total
+        and active parameters, layers, widths, the numbers the KV cache keeps per token
+        and, for a mixture of experts, experts and experts per token.
+    Units:
+        ``params`` and ``active_params`` parameters; ``kv_values_per_token`` numbers per
+        token over all layers (bytes follow from the service's KV precision);
+        ``context_tokens`` tokens.
+    Called:
+        once per catalogue build, with no arguments.
+    firstresult:
+        no; the lists of all plugins are joined. A name a built-in (or an earlier
+        plugin) has is refused.
+    Added in:
+        plugin API 1.4
     """
 
 

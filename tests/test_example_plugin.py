@@ -31,11 +31,12 @@ VERSION = PYPROJECT["project"]["version"]
 ((PLUGIN_NAME, MODULE),) = PYPROJECT["project"]["entry-points"]["geomodel"].items()
 #: What the example promises in its README.
 CONTRIBUTES = {
-    "hardware systems": ["mi325x_8"],
+    "hardware systems": ["mi350x_8"],
     "link technologies": ["ull_800zr"],
     "power sources": ["geothermal"],
     "build costs": [],
     "weather points": [],
+    "language models": [],
 }
 GEOMODEL = Path(sys.executable).with_name("geomodel")
 
@@ -137,15 +138,15 @@ def test_the_examples_entries_are_usable_through_build_catalog(example_installed
         from geomodel import Location, build_catalog
 
         catalog = build_catalog()
-        mi325x = catalog.hardware_system("mi325x_8")
+        mi350x = catalog.hardware_system("mi350x_8")
         ull = catalog.link_technology("ull_800zr")
         geothermal = catalog.power_source("geothermal")
         index = pd.date_range("2025-01-01", periods=8760, freq="h", tz="UTC")
         profile = geothermal.profile(Location(lat=38.8, lon=-122.8), index)
         print(json.dumps({
             "providers": sorted({p for (_, name), p in catalog.provider.items()
-                                 if name in ("mi325x_8", "ull_800zr", "geothermal")}),
-            "hardware": mi325x.model_dump(),
+                                 if name in ("mi350x_8", "ull_800zr", "geothermal")}),
+            "hardware": mi350x.model_dump(),
             "link": ull.model_dump(),
             "power": geothermal.model_dump(exclude={"location"}),
             "power_class": type(geothermal).__name__,
@@ -158,10 +159,11 @@ def test_the_examples_entries_are_usable_through_build_catalog(example_installed
     assert figures["providers"] == [PLUGIN_NAME]
     hardware, link, power = figures["hardware"], figures["link"], figures["power"]
 
-    # MI325X: CDNA3 compute as MI300X, 1307 TFLOPS BF16 dense per GPU, 256 GB HBM3E
+    # MI350X: the MI355X's 2.5 PFLOPS BF16 dense less ~8 %, 288 GB HBM3E at 8 TB/s
     assert hardware["chips_per_system"] == hardware["scale_up_domain_chips"] == 8
-    assert hardware["bf16_dense_pflops_per_chip"] == pytest.approx(1307 / 1000)
-    assert hardware["hbm_gb_per_chip"] == 256
+    assert hardware["bf16_dense_pflops_per_chip"] == pytest.approx(2.5 * 0.92)
+    assert hardware["hbm_gb_per_chip"] == 288
+    assert hardware["hbm_bandwidth_tbyte_s_per_chip"] == 8.0
     # all-in power per GPU: more than the 1000 W chip, at most a ~14 kW server / 8
     assert 1.0 < hardware["active_power_kw_per_chip"] <= 14 / 8
 

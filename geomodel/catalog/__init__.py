@@ -1,5 +1,5 @@
-"""Catalogue of hardware systems, link technologies, power sources, build costs and weather
-points."""
+"""Catalogue of hardware systems, link technologies, power sources, build costs, weather
+points and language models."""
 
 from geomodel.catalog.costs import GENERIC_ASSETS, BuildCost
 from geomodel.catalog.entries import (
@@ -11,6 +11,7 @@ from geomodel.catalog.entries import (
     LinkTechnology,
     PowerSource,
 )
+from geomodel.catalog.language_models import LanguageModel
 from geomodel.catalog.registry import CATALOG_KINDS, Catalog, build_catalog
 from geomodel.catalog.weather import WEATHER_BOUNDS, WEATHER_COLUMNS, WeatherMatch, WeatherPoint
 
@@ -26,6 +27,7 @@ __all__ = [
     "Catalog",
     "CatalogEntry",
     "HardwareSystem",
+    "LanguageModel",
     "LinkTechnology",
     "PowerSource",
     "WeatherMatch",

@@ -32,6 +32,9 @@ EntryName = Annotated[
     str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]*$", min_length=1, max_length=64)
 ]
 SourceType = Literal["vendor", "paper", "agency", "press", "estimate"]
+#: Number formats a chip's peak is given in (INT8 in peta-operations per second).
+Precision = Literal["fp4", "fp8", "bf16", "int8"]
+PRECISIONS: tuple[str, ...] = ("fp4", "fp8", "bf16", "int8")
 
 #: Columns of the frame a power source's profile returns, with units.
 PROFILE_COLUMNS: dict[str, str] = {
@@ -123,7 +126,19 @@ class HardwareSystem(CatalogEntry):
     racks_per_system: float = Field(gt=0, le=1000)
     bf16_dense_pflops_per_chip: float = Field(gt=0, le=100)
     fp8_dense_pflops_per_chip: float | None = Field(default=None, gt=0, le=200)
+    fp4_dense_pflops_per_chip: float | None = Field(
+        default=None, gt=0, le=400, description="dense FP4 peak; none: the chip has no FP4"
+    )
+    int8_dense_pops_per_chip: float | None = Field(
+        default=None, gt=0, le=400, description="dense INT8 peak, peta-operations per second"
+    )
     hbm_gb_per_chip: float = Field(gt=0, le=10_000)
+    hbm_bandwidth_tbyte_s_per_chip: float | None = Field(
+        default=None,
+        gt=0,
+        le=100,
+        description="HBM bandwidth per chip, TB/s; needed by the serving and training models",
+    )
     active_power_kw_per_chip: float = Field(
         ge=0.05, le=5, description="at load, incl. the chip's share of host, switch and fans"
     )
@@ -186,11 +201,29 @@ class HardwareSystem(CatalogEntry):
     def bf16_dense_pflops_per_system(self) -> float:
         return self.bf16_dense_pflops_per_chip * self.chips_per_system
 
-    def dense_pflops_per_chip(self, precision: Literal["bf16", "fp8"]) -> float:
-        """Dense peak per chip at a precision; chips without FP8 run FP8 work at BF16 rate."""
-        if precision == "fp8" and self.fp8_dense_pflops_per_chip is not None:
-            return self.fp8_dense_pflops_per_chip
-        return self.bf16_dense_pflops_per_chip
+    def dense_pflops_per_chip(self, precision: Precision) -> float:
+        """Dense peak per chip at a precision (peta-operations for INT8).
+
+        Chips without FP8 run FP8 work at the BF16 rate, as their software does; FP4 and
+        INT8 have no such fallback: asking them of a chip without them is an error
+        (:meth:`supports`).
+        """
+        if precision == "fp8":
+            return self.fp8_dense_pflops_per_chip or self.bf16_dense_pflops_per_chip
+        if precision == "bf16":
+            return self.bf16_dense_pflops_per_chip
+        peak = self.fp4_dense_pflops_per_chip if precision == "fp4" else self.int8_dense_pops_per_chip
+        if peak is None:
+            raise ValueError(f"{self.name} ({self.chip}) has no {precision.upper()} peak")
+        return peak
+
+    def supports(self, precision: Precision) -> bool:
+        """Whether the chip can run work in ``precision`` (BF16 and FP8 always can)."""
+        if precision == "fp4":
+            return self.fp4_dense_pflops_per_chip is not None
+        if precision == "int8":
+            return self.int8_dense_pops_per_chip is not None
+        return True
 
 
 class LinkTechnology(CatalogEntry):

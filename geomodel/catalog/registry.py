@@ -17,6 +17,7 @@ from geomodel.catalog.entries import (
     collecting_invalid_entries,
 )
 from geomodel.catalog.entry_problems import entry_problem_text
+from geomodel.catalog.language_models import LanguageModel
 from geomodel.catalog.weather import (
     WeatherMatch,
     WeatherPoint,
@@ -45,6 +46,7 @@ SINGULAR = {
     "power sources": "power source",
     "build costs": "build cost",
     "weather points": "weather point",
+    "language models": "language model",
 }
 #: kind label -> (hook name, entry class); the order is the order of listings.
 CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
@@ -53,6 +55,7 @@ CATALOG_KINDS: dict[str, tuple[str, type[CatalogEntry]]] = {
     "power sources": ("register_power_sources", PowerSource),
     "build costs": ("register_build_costs", BuildCost),
     "weather points": ("register_weather_points", WeatherPoint),
+    "language models": ("register_language_models", LanguageModel),
 }
 
 
@@ -65,6 +68,7 @@ class Catalog:
     power_sources: dict[str, PowerSource] = field(default_factory=dict)
     build_costs: dict[str, BuildCost] = field(default_factory=dict)
     weather_points: dict[str, WeatherPoint] = field(default_factory=dict)
+    language_models: dict[str, LanguageModel] = field(default_factory=dict)
     provider: dict[tuple[str, str], str] = field(default_factory=dict)
     #: (kind, name) two or more third-party plugins define -> those plugins; used by none
     clashes: dict[tuple[str, str], list[str]] = field(default_factory=dict)
@@ -79,6 +83,7 @@ class Catalog:
             "power sources": self.power_sources,
             "build costs": self.build_costs,
             "weather points": self.weather_points,
+            "language models": self.language_models,
         }[kind]
 
     def hardware_system(self, name: str) -> HardwareSystem:
@@ -92,6 +97,9 @@ class Catalog:
 
     def weather_point(self, name: str) -> WeatherPoint:
         return self._lookup("weather points", name)
+
+    def language_model(self, name: str) -> LanguageModel:
+        return self._lookup("language models", name)
 
     def nearest_weather_point(self, location: Location) -> WeatherMatch | None:
         """The nearest weather point to ``location`` however far, None when none is loaded."""

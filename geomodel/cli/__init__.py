@@ -16,6 +16,7 @@ from typer.main import get_command
 from geomodel.cli import (
     analysis,
     batch_command,
+    performance_commands,
     plugin_kit,
     plugins_command,
     run_commands,
@@ -40,6 +41,7 @@ app.command("run")(run_commands.run)
 app.command("report")(run_commands.report)
 app.command("batch")(batch_command.batch)
 analysis.register(app)
+performance_commands.register(app)
 
 DEBUG_FLAG = "--debug"
 

@@ -30,12 +30,14 @@ from geomodel.inputs.planning import (
 from geomodel.inputs.power import site_power
 from geomodel.inputs.provenance import signal_attributes
 from geomodel.inputs.pue import site_pue
+from geomodel.inputs.serving import service_variables
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.inputs.water import site_wue, water_caps_m3
 from geomodel.inputs.weather import site_weather_notes
 from geomodel.scenario.extension_checks import settings_for_inputs
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario
+from geomodel.scenario.serving_rates import service_rates
 
 
 def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Dataset:
@@ -131,7 +133,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         "ms",
         "round-trip network latency from region to site",
     )
-    data.update(_services(scenario, services, systems, catalog))
+    data.update(service_variables(scenario, service_rates(scenario, catalog, systems), systems))
     transfer = transfer_costs(scenario, _site_carbon(power))
     first = first_steps(planned, transfer, float(scenario.time.resolution), len(sites))
     jobs, classes = job_variables(
@@ -328,37 +330,6 @@ def _systems(systems: list[str], catalog: Catalog) -> dict[str, xr.Variable]:
             [h.mtbf_hours_per_chip for h in specs],
             "h",
             "mean time between job-interrupting faults per chip",
-        ),
-    }
-
-
-def _services(scenario, services, systems, catalog) -> dict[str, xr.Variable]:
-    specs = [scenario.inference[name] for name in services]
-    allowed = np.array(
-        [[s.systems is None or system in s.systems for system in systems] for s in specs], dtype=bool
-    ).reshape(len(services), len(systems))
-    pflops = np.array(
-        [
-            [catalog.hardware_system(system).dense_pflops_per_chip(s.precision) for system in systems]
-            for s in specs
-        ]
-    ).reshape(len(services), len(systems))
-    return {
-        "flop_per_token": variable(
-            "service",
-            [s.flop_per_token_value for s in specs],
-            "FLOP/token",
-            "compute per generated token",
-        ),
-        "sla_ms": variable("service", [s.sla for s in specs], "ms", "round-trip latency limit"),
-        "service_efficiency": variable(
-            "service", [s.efficiency for s in specs], "1", "achieved fraction of peak FLOPS"
-        ),
-        "service_system_allowed": variable(
-            ("service", "system"), allowed, "1", "service may run on the system"
-        ),
-        "service_pflops_per_chip": variable(
-            ("service", "system"), pflops, "PFLOPS", "dense peak per chip at the service's precision"
         ),
     }
 

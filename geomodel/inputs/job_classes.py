@@ -72,7 +72,7 @@ def merge_classes(
     ``first_step`` is (job, site), the first step a job may use there.
     """
     n = len(columns)
-    rate = rates.eflop_per_chip_hour(columns)
+    rate = rates.eflop_per_chip_hour()
     usable_system = (chips_at > 0).any(axis=1)
     slowest = np.where(usable_system, rate, np.inf).min(axis=1, initial=np.inf)
     site_chips = chips_at.sum(axis=2)
@@ -101,7 +101,6 @@ def merge_classes(
             # origin, stay_at_origin, is in the allowed sites below)
             "origin": np.where(columns.data_gb > 0, columns.origin, -1),
             "uniform": columns.uniform_rate,
-            "mfu": columns.mfu,
             "tp": columns.tp,
             "ep": columns.ep,
             "pp": columns.pp,
@@ -112,6 +111,7 @@ def merge_classes(
         "eligible": rates.eligible,
         "pflops": rates.pflops,
         "goodput": rates.goodput,
+        "mfu": rates.mfu,
         "first": first_step,
         "ratio": ratios,
     }

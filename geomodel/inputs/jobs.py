@@ -69,8 +69,7 @@ def plan_jobs(
     total = float(installed.sum())
     rates = system_rates(columns, systems, catalog, total)
     chips_at = usable_chips(columns, rates, available)
-    at_site = (chips_at > 0).any(axis=2)
-    spans = may_span(at_site, links, list(scenario.sites), columns.pipeline_budget_ms)
+    spans = may_span(columns, (chips_at > 0).any(axis=2), links, list(scenario.sites))
     spans &= columns.synchronous  # a pool's experiments exchange nothing between sites
     bounds = np.stack([columns.start_h, columns.end_h], axis=1).reshape(len(columns), 2)
     unique, window_id = np.unique(bounds, axis=0, return_inverse=True)
@@ -147,7 +146,13 @@ def job_variables(
             "work_eflop": variable(
                 "job", classes.total(columns.work_eflop), "EFLOP", "training compute to deliver"
             ),
-            "mfu": variable("job", columns.mfu[rep], "1", "model FLOPs utilisation"),
+            "mfu": variable(
+                ("job", "system"),
+                np.nan_to_num(rates.mfu[rep]),
+                "1",
+                "model FLOPs utilisation at the job's size on each system: the job's override, or "
+                "the training step model's (docs/compute.md); 0 where no layout fits",
+            ),
             "goodput": variable(
                 ("job", "system"),
                 rates.goodput[rep],

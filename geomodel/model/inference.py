@@ -12,7 +12,7 @@ from geomodel.model.sets import ModelSets
 
 
 def define_inference(m, sets: ModelSets, inputs: xr.Dataset) -> None:
-    """(2) Demand met or unserved; served compute equals what the chips assigned deliver.
+    """(2) Demand met or unserved; served tokens equal what the chips assigned deliver.
 
     An equality, not ``<=``: a chip assigned to a service serves, so no chip works (and
     draws active power) for nothing, which a negative price would otherwise reward.
@@ -32,22 +32,20 @@ def define_inference(m, sets: ModelSets, inputs: xr.Dataset) -> None:
         ),
         doc="demand balance, Mtoken/s",
     )
-    # PFLOPS needed per Mtoken/s: flop/token x 1e6 tokens / 1e15
-    pflops_per_mtoken_s = inputs["flop_per_token"].values * TOKENS_PER_MTOKEN / 1e15
-    pflops = inputs["service_pflops_per_chip"].values
-    efficiency = inputs["service_efficiency"].values
+    # output tokens/s per chip, in thousands: 1 Mtoken/s served = 1e3 ktoken/s from chips
+    ktokens_per_chip = inputs["service_tokens_per_s_per_chip"].values / 1e3
     chips_at: dict[tuple[int, int, int], list] = defaultdict(list)
     for index in sets.infer:
         i, s, h, t = index
-        chips_at[i, s, t].append((-pflops[i, h] * efficiency[i], m.infer[index]))
+        chips_at[i, s, t].append((-float(ktokens_per_chip[i, h]), m.infer[index]))
     m.serving_compute = pyo.Constraint(
         list(served_at),
         rule=lambda _, i, s, t: (
             linear(
-                [pflops_per_mtoken_s[i]] * len(served_at[i, s, t]) + [c for c, _ in chips_at[i, s, t]],
+                [1e3] * len(served_at[i, s, t]) + [c for c, _ in chips_at[i, s, t]],
                 served_at[i, s, t] + [v for _, v in chips_at[i, s, t]],
             )
             == 0.0
         ),
-        doc="served compute is what the chips assigned deliver, PFLOPS",
+        doc="tokens served are what the chips assigned deliver, ktoken/s",
     )

@@ -35,7 +35,7 @@ def define_training_work(
     if sets.train:
         j, s, h, t = np.array(sets.train).T
         coefs = (
-            job_hours[j, t] * pflops[j, h] * EFLOP_PER_PFLOPS_HOUR * mfu[j] * goodput[j, h]
+            job_hours[j, t] * pflops[j, h] * EFLOP_PER_PFLOPS_HOUR * mfu[j, h] * goodput[j, h]
         ).tolist()
         for (j, s, _, t), coef, var in zip(sets.train, coefs, m.train.values(), strict=True):
             by_job[j].append((coef, var))

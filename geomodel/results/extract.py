@@ -238,7 +238,7 @@ def _work_per_step(model: pyo.ConcreteModel, training_chips: np.ndarray) -> np.n
     rate = (
         inputs["job_pflops_per_chip"].values
         * inputs["goodput"].values
-        * inputs["mfu"].values[:, None]
+        * inputs["mfu"].values
         * EFLOP_PER_PFLOPS_HOUR
     )  # (job, system) EFLOP/chip-h
     job_hours = inputs["job_weight"].values * inputs["dt_hours"].values[None, :]

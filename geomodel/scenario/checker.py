@@ -58,4 +58,5 @@ _CATALOG_KINDS = {
     "link technology": "link technologies",
     "power source": "power sources",
     "grid power source": "power sources",
+    "language model": "language models",
 }

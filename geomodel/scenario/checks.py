@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import numpy as np
+
 from geomodel.catalog import Catalog
 from geomodel.scenario.build_checks import check_build_options
 from geomodel.scenario.checker import Checker
@@ -17,7 +19,9 @@ from geomodel.scenario.files import Document
 from geomodel.scenario.job_checks import check_jobs
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.problems import Path, Problem
-from geomodel.scenario.schema import InferenceService, Scenario, window_bounds
+from geomodel.scenario.schema import Scenario, window_bounds
+from geomodel.scenario.service_checks import check_services
+from geomodel.scenario.serving_rates import service_rates
 from geomodel.scenario.signal_checks import check_carbon_bases, check_grid_prices, check_price_levels
 from geomodel.scenario.weather_checks import check_weather
 
@@ -225,20 +229,30 @@ def _serves(installed: dict[str, int], allowed: list[str] | None) -> bool:
 def _capacity(c: Checker) -> None:
     """Warn when inference demand exceeds what all chips could serve in some hour.
 
-    Each service's need is a share of the chips it may run on, at its own
-    precision and efficiency; the shares of all services add up per hour.
+    Each service's need is a share of the chips it may run on, at its own rate per
+    chip (:mod:`geomodel.scenario.serving_rates`); the shares of all services add up
+    per hour.
     """
     series = c.scenario.origin.demand_series if c.scenario.origin else {}
+    systems = sorted(
+        {s for site in c.scenario.sites.values() for s in site.most_systems if s in c.catalog.hardware}
+    )
+    rates = service_rates(c.scenario, c.catalog, systems)
+    services = list(c.scenario.inference)
+    chips = np.zeros(len(systems))
+    for site in c.scenario.sites.values():
+        for system, count in site.most_systems.items():
+            if system in systems:
+                spec = c.catalog.hardware_system(system)
+                chips[systems.index(system)] += count * spec.chips_per_system * site.utilisation
     share = None
     for (_, service_name), demand in series.items():
-        service = c.scenario.inference.get(service_name)
-        if service is None:
+        if service_name not in services:
             continue
-        capacity_pflops = _serving_pflops(c, service)
-        if capacity_pflops <= 0:
-            continue  # reported by _sla: no site has a system this service may run on
-        need_pflops = demand * service.flop_per_token_value / 1e15 / service.efficiency
-        part = need_pflops / capacity_pflops
+        capacity = float(rates.tokens_per_s_per_chip[services.index(service_name)] @ chips)
+        if capacity <= 0:
+            continue  # reported by _sla or the service checks: nowhere to serve it
+        part = demand / capacity
         share = part if share is None else share.add(part, fill_value=0)
     if share is None:
         return
@@ -247,23 +261,10 @@ def _capacity(c: Checker) -> None:
         c.add(
             ("regions",),
             f"inference demand needs up to {share.max():.0%} of the chips that can serve it "
-            f"(all sites, at each service's precision and efficiency); short in {len(over)} "
+            f"(all sites, at each service's rate per chip); short in {len(over)} "
             f"hours, first {', '.join(t.isoformat() for t in over.index[:3])}",
             warning=True,
         )
-
-
-def _serving_pflops(c: Checker, service: InferenceService) -> float:
-    """Peak PFLOPS of every usable chip the service may run on, at its precision."""
-    total = 0.0
-    for site in c.scenario.sites.values():
-        for system, count in site.most_systems.items():
-            spec = c.catalog.hardware.get(system)
-            if spec is None or (service.systems is not None and system not in service.systems):
-                continue
-            chips = count * spec.chips_per_system * site.utilisation
-            total += chips * spec.dense_pflops_per_chip(service.precision)
-    return total
 
 
 def _plugins(c: Checker) -> None:
@@ -311,6 +312,7 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     check_jobs,
     _workload_names,
     _inference,
+    check_services,
     _sla,
     _capacity,
     check_build_options,

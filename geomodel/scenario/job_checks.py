@@ -27,6 +27,7 @@ from geomodel.scenario.job_columns import (
 )
 from geomodel.scenario.jobtable import row_problem
 from geomodel.scenario.network import scenario_links
+from geomodel.tools.work_bound import fastest_chips_rate
 
 #: Relative slack when comparing the work a window allows with the work asked for.
 TOLERANCE = 1e-9
@@ -155,7 +156,7 @@ class _Judge:
             links = scenario_links(scenario, self.c.catalog)
         except LookupError:
             return np.zeros(len(self.columns), dtype=bool)  # reported by the link checks
-        return may_span(usable.any(axis=2), links, list(scenario.sites), self.columns.pipeline_budget_ms)
+        return may_span(self.columns, usable.any(axis=2), links, list(scenario.sites))
 
     def _window(self, chips_at: np.ndarray, spans: np.ndarray, fits: np.ndarray) -> None:
         """The work fits the window at the job's chips, with and without the goodput factor."""
@@ -168,11 +169,11 @@ class _Judge:
         steps = np.floor(columns.end_h / step + 1e-9) - np.ceil(columns.start_h / step - 1e-9)
         window_h = np.maximum(steps, 0) * step
         any_usable = usable.any(axis=1)  # (job, system)
-        ideal = np.where(any_usable, rates.pflops * 3.6 * columns.mfu[:, None], 0.0)
+        ideal = np.where(any_usable, np.nan_to_num(rates.pflops * 3.6 * rates.mfu), 0.0)
         actual = ideal * rates.goodput
         need = columns.work_eflop * (1 - TOLERANCE)
-        at_best = chips * window_h * ideal.max(axis=1, initial=0)
-        with_goodput = chips * window_h * actual.max(axis=1, initial=0)
+        at_best = window_h * _fastest_first(chips_at, ideal, columns.max_chips, spans)
+        with_goodput = window_h * _fastest_first(chips_at, actual, columns.max_chips, spans)
         # an empty window is reported by the training checks
         known = fits & ~np.isnan(columns.work_eflop) & (columns.end_h > columns.start_h)
         short = known & (at_best < need)
@@ -242,3 +243,23 @@ class _Judge:
             f"{columns.work_eflop[j]:,.4g} EFLOP at goodput {goodput:.4f} on {self.systems[best]} "
             f"({restart}, {checkpoint}, MTBF of {chips:,.0f} chips)"
         )
+
+
+def _fastest_first(
+    chips_at: np.ndarray, rate: np.ndarray, max_chips: np.ndarray, spans: np.ndarray
+) -> np.ndarray:
+    """(job) work per hour of each job's fastest usable chips, at most max_chips: over all
+    its sites where it may span them, else at its best site."""
+    bound = np.zeros(len(max_chips))
+    for j in range(len(max_chips)):
+        if spans[j]:
+            bound[j] = fastest_chips_rate(chips_at[j], rate[j], max_chips[j])
+        else:
+            bound[j] = max(
+                (
+                    fastest_chips_rate(chips_at[j, s : s + 1], rate[j], max_chips[j])
+                    for s in range(chips_at.shape[1])
+                ),
+                default=0.0,
+            )
+    return bound

@@ -26,7 +26,7 @@ from geomodel.scenario.job_columns import (
     eflop_of_chip_hours,
 )
 from geomodel.scenario.problems import Position, Problem, ScenarioError
-from geomodel.scenario.schema import NAME_PATTERN, JobTable, Scenario
+from geomodel.scenario.schema import NAME_PATTERN, JobTable, Scenario, TrainingJob
 
 #: Standard columns: name -> (unit, what it holds). docs/scenarios.md lists them (a test checks).
 COLUMNS: dict[str, tuple[str, str]] = {
@@ -512,6 +512,11 @@ def _columns(
         reference_pflops=np.where(uniform, reference, np.nan),
         mfu=mfu.astype(float),
         precision=precision.astype(object),
+        model=np.full(n, "", dtype=object),
+        params=np.full(n, np.nan),
+        active_params=np.full(n, np.nan),
+        sequence_tokens=np.full(n, TrainingJob.model_fields["sequence_length"].default),
+        batch_tokens=np.full(n, np.nan),
         max_chips=cap,
         min_chips=np.where(np.isnan(min_chips), 0.0, min_chips),
         **degrees,
@@ -527,6 +532,7 @@ def _columns(
         restart_minutes=np.full(n, float(spec.restart)),
         goodput_modelled=np.full(n, not spec.failures_in_work),
         synchronous=np.ones(n, dtype=bool),
+        one_site=np.zeros(n, dtype=bool),
     ).take(keep)
 
 

@@ -28,6 +28,7 @@ from geomodel.scenario.merge import nest
 from geomodel.scenario.problems import Position, Problem, ScenarioError
 from geomodel.scenario.schema import Scenario
 from geomodel.scenario.timeseries import SeriesError, daily_shape_series, read_csv_series
+from geomodel.scenario.workload_tables import read_workload_tables
 
 VARIANTS_KEY = "variants"
 #: Sections whose entries are named by the user; a --set into an entry must name one
@@ -74,6 +75,10 @@ class ScenarioOrigin:
     #: job tables read as columns, and how problems name each table's file
     job_tables: dict[str, Any] = field(default_factory=dict)
     job_table_labels: dict[str, Any] = field(default_factory=dict)
+    #: (prompt, output) mean tokens per request of services given a token-length table
+    token_lengths: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: job-size tables of pools given as files (columns chips, jobs, optional gpu_hours)
+    pool_sizes: dict[str, Any] = field(default_factory=dict)
     referenced_files: list[FilePath] = field(default_factory=list)
     plugin_versions: dict[str, str] = field(default_factory=dict)
     scenario_hash: str = ""
@@ -142,12 +147,13 @@ def _resolve(
     catalog = catalog if catalog is not None else build_catalog()
     origin = ScenarioOrigin(path, folder, variants, override_map, document)
     scenario._origin = origin
-    problems = _resolve_series(scenario, origin)
+    problems = read_workload_tables(scenario, origin)
+    problems += _resolve_series(scenario, origin)
     problems += _read_job_tables(scenario, origin, catalog)
     problems += check_scenario(scenario, catalog, document)
     if any(p.severity == "error" for p in problems):
         raise ScenarioError(problems, label)
-    problems += _check_other_variants(base, variants, override_map, catalog, command_line)
+    problems += _check_other_variants(base, variants, override_map, catalog, command_line, folder)
     problems += [
         Problem(
             f"{VARIANTS_KEY}.{name}",
@@ -265,6 +271,7 @@ def _check_other_variants(
     overrides: dict[str, Any],
     catalog: Catalog,
     command_line: bool = False,
+    folder: FilePath | None = None,
 ) -> list[Problem]:
     """Warnings for each variant not applied that would fail if it were applied alone.
 
@@ -281,7 +288,9 @@ def _check_other_variants(
         try:
             document = _apply_overrides(_apply_variants(base, (name,), ""), overrides, command_line)
             scenario = Scenario.model_validate(document.data)
-            found = check_scenario(scenario, catalog, document)
+            origin = ScenarioOrigin(None, folder or FilePath("."), (name,), overrides, document)
+            scenario._origin = origin  # the tables its workloads name, as the base reads them
+            found = read_workload_tables(scenario, origin) + check_scenario(scenario, catalog, document)
         except ValidationError as error:
             found = problems_from_validation(error, Scenario, document)
         except ScenarioError as error:
@@ -365,6 +374,26 @@ def _apply_variants(document: Document, names: tuple[str, ...], label: str) -> D
     return document
 
 
+def _requests_as_tokens(scenario, origin, where, service, series, problems) -> pd.Series | None:
+    """A demand in requests/s as output tokens/s: times the service's output tokens per
+    request (a problem when the service says none)."""
+    spec = scenario.inference.get(service)
+    output = spec.output_tokens if spec is not None else None
+    if spec is not None and output is None:
+        output = origin.token_lengths.get(service, (None, None))[1]
+    if output is None:
+        problems.append(
+            Problem(
+                ".".join(where),
+                f"a demand in requests/s needs the output tokens per request of service "
+                f"{service!r} ('output_tokens' or 'token_lengths')",
+                origin.document.position(where),
+            )
+        )
+        return None
+    return series * output
+
+
 def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]:
     """Read every demand and profile series onto the hourly horizon."""
     problems: list[Problem] = []
@@ -398,6 +427,8 @@ def _resolve_series(scenario: Scenario, origin: ScenarioOrigin) -> list[Problem]
                 series = daily_shape_series(demand.daily_shape, demand.mean, region.lon, index)
             else:
                 series = read((*where, "csv"), demand.csv, demand.column, fraction=False)
+            if series is not None and demand.per_request:
+                series = _requests_as_tokens(scenario, origin, where, service, series, problems)
             if series is not None:
                 origin.demand_series[(region_name, service)] = series * demand.scale
     for site_name, site in scenario.sites.items():

@@ -14,6 +14,7 @@ from pydantic import BeforeValidator, Field, WithJsonSchema
 _EXTRA_UNITS = (
     "FLOP = [compute] = flop",
     "token = [text] = tok",
+    "request = [request] = req",
     "USD = [currency] = usd",
     "tCO2 = [emission] = tCO2e",
     "kgCO2 = 1e-3 * tCO2 = kgCO2e",
@@ -30,6 +31,7 @@ _DIMENSION_NAMES = {
     "[compute]": "an amount of compute",
     "[compute] / [time]": "a compute rate",
     "[text] / [time]": "a token rate",
+    "[request] / [time]": "a request rate",
     "[text]": "a number of tokens",
     "[currency]": "an amount of money",
     "[information]": "an amount of data",
@@ -58,6 +60,15 @@ def registry() -> pint.UnitRegistry:
 def _dimension_name(dimensionality: Any) -> str:
     text = str(dimensionality)
     return _DIMENSION_NAMES.get(text, f"dimension {text}")
+
+
+def is_request_rate(text: str) -> bool:
+    """Whether a quantity string is a rate of requests (``"120 request/s"``)."""
+    try:
+        quantity = registry().Quantity(text.strip())
+    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError):
+        return False
+    return isinstance(quantity, pint.Quantity) and str(quantity.dimensionality) == "[request] / [time]"
 
 
 def to_unit(value: Any, unit: str) -> float:

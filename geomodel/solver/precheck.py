@@ -33,6 +33,7 @@ import xarray as xr
 from geomodel.inputs.dataset import is_planning
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
 from geomodel.model.capacity import dci_power_mw, most_chips
+from geomodel.tools.work_bound import fastest_chips_rate
 
 #: Relative slack before a total counts as short: solver tolerances are about 1e-7,
 #: so a plan exactly at a limit must never be called infeasible here.
@@ -175,7 +176,7 @@ def _job_arrays(f: _Facts) -> dict[str, np.ndarray]:
     usable = allowed[:, :, None] & eligible[:, None, :] & installed[None, :, :]  # (j, s, h)
     rate = (
         inputs["job_pflops_per_chip"].values
-        * inputs["mfu"].values[:, None]
+        * inputs["mfu"].values
         * inputs["goodput"].values
         * EFLOP_PER_PFLOPS_HOUR
     )  # EFLOP per chip-hour, (j, h)
@@ -195,7 +196,7 @@ def _training_work(f: _Facts) -> list[Finding]:
     findings = []
     for j, job in enumerate(str(x) for x in inputs["job"].values):
         hours = float(job_hours[j].sum())
-        by_chips = _best_rate_by_chips(f.cap, usable[j], rate[j], max_chips[j]) * hours
+        by_chips = fastest_chips_rate(f.cap * usable[j], rate[j], max_chips[j]) * hours
         if work[j] > by_chips * (1 + RELATIVE_SLACK):
             sites = sorted({f.sites[s] for s in np.flatnonzero(usable[j].any(axis=1))})
             chips = float((f.cap * usable[j]).sum())
@@ -253,18 +254,6 @@ def _training_work(f: _Facts) -> list[Finding]:
     return findings
 
 
-def _best_rate_by_chips(
-    cap: np.ndarray, usable: np.ndarray, rate: np.ndarray, max_chips: float
-) -> float:
-    """EFLOP/h from the fastest usable chips, at most ``max_chips`` of them."""
-    chips = (cap * usable).ravel()
-    rates = np.broadcast_to(rate[None, :], usable.shape).ravel()
-    order = np.argsort(-rates)
-    taken = np.minimum(np.cumsum(chips[order]), max_chips)
-    used = np.diff(np.concatenate([[0.0], taken]))
-    return float((used * rates[order]).sum())
-
-
 def _bound_with_power(
     f: _Facts,
     usable: np.ndarray,
@@ -300,7 +289,7 @@ def _bound_with_power(
             n = np.minimum(chips[s, h], headroom[s] / mw_per_chip)
             delivered[s] += n * rate[h]
             headroom[s] = headroom[s] - n * mw_per_chip
-    chips_cap = _best_rate_by_chips(f.cap, usable, rate, max_chips)
+    chips_cap = fastest_chips_rate(f.cap * usable, rate, max_chips)
     total = float((np.minimum(delivered.sum(axis=0), chips_cap) * job_hours[steps]).sum())
     full = (chips * rate[None, :]).sum(axis=1)  # (s) EFLOP/h with every chip working
     missing = (full[:, None] - delivered).sum(axis=1)
@@ -344,14 +333,13 @@ def _serving_within_sla(f: _Facts) -> list[Finding]:
     demand = inputs["demand_tokens_per_s"].values  # (i, r, t)
     reachable = inputs["latency_ms"].values[None, :, :] <= inputs["sla_ms"].values[:, None, None]
     allowed = inputs["service_system_allowed"].values.astype(bool)  # (i, h)
-    pflops = inputs["service_pflops_per_chip"].values * inputs["service_efficiency"].values[:, None]
-    need_per_token = inputs["flop_per_token"].values / 1e15  # PFLOPS per token/s
+    rate = inputs["service_tokens_per_s_per_chip"].values  # (i, h) output token/s per chip
     regions = [str(r) for r in inputs["region"].values]
     findings = []
     for i, service in enumerate(str(x) for x in inputs["service"].values):
-        capacity = (f.cap * allowed[i][None, :] * pflops[i][None, :]).sum(axis=1)  # (s) PFLOPS
-        within = reachable[i] @ capacity  # (r) PFLOPS each region can reach
-        need = demand[i] * need_per_token[i]  # (r, t) PFLOPS
+        capacity = (f.cap * allowed[i][None, :] * rate[i][None, :]).sum(axis=1)  # (s) token/s
+        within = reachable[i] @ capacity  # (r) token/s each region can reach
+        need = demand[i]  # (r, t) token/s
         servable = np.minimum(need, within[:, None])
         total = float((need * f.weight_hours[None, :]).sum())
         if total <= 0:
@@ -369,10 +357,9 @@ def _serving_within_sla(f: _Facts) -> list[Finding]:
                 "warning",
                 f"at least {unserved:.1%} of service {service!r}'s demand cannot be served within "
                 f"its {sla:g} ms SLA even with every chip serving it: region {regions[r]!r} needs "
-                f"{need[r, t]:,.0f} PFLOPS at {f.when(int(t))} ({mtoken_s:,.1f} "
-                f"Mtoken/s) but the sites within reach ({', '.join(reach) or 'none'}) have "
-                f"{within[r]:,.0f} PFLOPS at the service's precision and efficiency; the rest is "
-                "unserved at the unserved penalty",
+                f"{mtoken_s:,.2f} M output tokens/s at {f.when(int(t))} but the sites within reach "
+                f"({', '.join(reach) or 'none'}) serve at most {within[r] / TOKENS_PER_MTOKEN:,.2f} M "
+                "at the service's rate per chip; the rest is unserved at the unserved penalty",
             )
         )
     return findings

@@ -72,6 +72,7 @@ def test_valid_entries_survive_beside_invalid_ones(invalid):
         "power sources": [],
         "build costs": [],
         "weather points": [],
+        "language models": [],
     }
     assert set(invalid.hardware) == {"fixture_hgx_8", "fixture_valid_among_invalid"}
     assert "invalid_entries" in invalid.plugins  # the plugin loaded; its bad entries did not

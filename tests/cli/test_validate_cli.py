@@ -48,7 +48,7 @@ regions:
 training:
   pretrain: {compute: 1e21 FLOP, gradient_size: 14 GB, tp: 8}
 inference:
-  chat: {active_params: 8e9, sla: 40 ms}
+  chat: {active_params: 8e9, efficiency: 0.3, sla: 40 ms}
 variants:
   bigger:
     sites: {fra: {systems: {hgx_h100_8: 150}}}

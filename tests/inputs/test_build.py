@@ -61,6 +61,7 @@ training:
 inference:
   chat:
     active_params: 8e9
+    efficiency: 0.3
     sla: 40 ms
 latency:
   route_factor: 1.4
@@ -200,7 +201,9 @@ def test_job_and_service_parameters(inputs, catalog):
     eligible = inputs["job_system_eligible"].sel(job="pretrain")
     assert eligible.sel(system="gb200_nvl72") and not eligible.sel(system="hgx_h100_8")
     assert inputs["dp_traffic_gbit_s"].item() == pytest.approx(2 * 14 * 8 / 7)  # Gb/s
-    assert inputs["flop_per_token"].item() == pytest.approx(2 * 8e9)
+    # flat override: peak FP8 x 0.3 / (2 x 8e9 FLOP per output token); H100 FP8 1.979 PFLOPS
+    rate = inputs["service_tokens_per_s_per_chip"].sel(service="chat", system="hgx_h100_8")
+    assert rate.item() == pytest.approx(1.979e15 * 0.3 / 16e9)
     assert inputs["sla_ms"].item() == 40.0
 
 

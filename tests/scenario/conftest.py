@@ -51,6 +51,7 @@ training:
 inference:
   chat:
     active_params: 8e9
+    efficiency: 0.3
     sla: 30 ms
 """
 

@@ -231,7 +231,7 @@ def test_a_site_without_power_is_refused(tmp_path, catalog):
 
 
 def test_a_service_nobody_asks_for_is_a_warning(tmp_path, catalog):
-    text = BASE + "  idle:\n    active_params: 1e9\n    sla: 50 ms\n"
+    text = BASE + "  idle:\n    active_params: 1e9\n    efficiency: 0.3\n    sla: 50 ms\n"
     scenario = load(tmp_path, text, catalog)
     (warning,) = scenario.origin.warnings
     assert warning.severity == "warning"
@@ -267,7 +267,7 @@ def test_demand_above_capacity_is_a_warning_with_the_first_hours(tmp_path, catal
     assert warning.path == "regions"
     assert warning.message == (
         "inference demand needs up to 150% of the chips that can serve it (all sites, at each "
-        "service's precision and efficiency); short in 3 hours, first 2025-01-01T05:00:00+00:00, "
+        "service's rate per chip); short in 3 hours, first 2025-01-01T05:00:00+00:00, "
         "2025-01-01T06:00:00+00:00, 2025-01-01T20:00:00+00:00"
     )
 

@@ -148,13 +148,15 @@ def test_a_pue_below_one_says_the_allowed_range(tmp_path, catalog):
     ("anchor", "field", "path"),
     [
         ("    tp: 8", "mfu", "training.pretrain.mfu"),
-        ("    sla: 30 ms", "efficiency", "inference.chat.efficiency"),
+        ("    efficiency: 0.3", "efficiency", "inference.chat.efficiency"),
         ("    jurisdiction: EU", "availability", "sites.fra.availability"),
         ("    jurisdiction: EU", "utilisation", "sites.fra.utilisation"),
     ],
 )
 def test_fractions_must_lie_in_zero_one(tmp_path, catalog, value, anchor, field, path):
-    text = BASE.replace(anchor, f"{anchor}\n    {field}: {value}", 1)
+    given = f"    {field}: {value}"
+    replaced = given if anchor.startswith(f"    {field}:") else f"{anchor}\n{given}"
+    text = BASE.replace(anchor, replaced, 1)
     problem = only_error(tmp_path, text, catalog)
     assert_names(
         problem,
@@ -168,7 +170,7 @@ def test_fractions_must_lie_in_zero_one(tmp_path, catalog, value, anchor, field,
 
 def test_a_fraction_of_exactly_one_is_allowed(tmp_path, catalog):
     text = BASE.replace("    tp: 8", "    tp: 8\n    mfu: 1")
-    text = text.replace("sla: 30 ms", "sla: 30 ms\n    efficiency: 1")
+    text = text.replace("efficiency: 0.3", "efficiency: 1")
     scenario = load(tmp_path, text, catalog)
     assert scenario.training["pretrain"].mfu == 1.0
 

@@ -36,7 +36,7 @@ def test_each_hook_call_is_traced_with_plugin_arguments_result_and_time(monkeypa
         ("extension_settings", "battery"),
         ("validate_scenario", "checker"),
     ]
-    assert lines[0]["args"] == "" and lines[0]["result"] == "list of 11 HardwareSystem"
+    assert lines[0]["args"] == "" and lines[0]["result"] == "list of 13 HardwareSystem"
     assert lines[3]["args"] == "" and lines[3]["result"] == "class BatterySettings"
     assert lines[4]["args"] == "scenario=Scenario 'minimal'" and lines[4]["result"] == "list of 0"
 

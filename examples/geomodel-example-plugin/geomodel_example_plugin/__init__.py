@@ -2,7 +2,7 @@
 
 It contributes one entry of each catalogue kind:
 
-* ``mi325x_8``: the AMD Instinct MI325X 8-GPU platform (hardware system);
+* ``mi350x_8``: the AMD Instinct MI350X 8-GPU platform, air-cooled (hardware system);
 * ``ull_800zr``: ultra-low-loss G.654 fibre lit with OIF 800ZR optics (link technology);
 * ``geothermal``: a geothermal plant (power source).
 
@@ -33,37 +33,42 @@ G654_GROUP_INDEX = 1.4625
 def register_hardware_systems() -> list[HardwareSystem]:
     return [
         HardwareSystem(
-            name="mi325x_8",
+            name="mi350x_8",
             vendor="AMD",
-            system="Instinct MI325X 8-GPU platform",
-            chip="MI325X (OAM)",
+            system="Instinct MI350X 8-GPU platform (air-cooled)",
+            chip="MI350X (OAM, 1000 W)",
             chips_per_system=8,
             scale_up_domain_chips=8,  # xGMI fully connected mesh of 8 GPUs
             racks_per_system=0.25,
-            bf16_dense_pflops_per_chip=1.307,
-            fp8_dense_pflops_per_chip=2.615,
-            hbm_gb_per_chip=256,
+            bf16_dense_pflops_per_chip=2.3,
+            fp8_dense_pflops_per_chip=4.6,
+            fp4_dense_pflops_per_chip=9.2,
+            hbm_gb_per_chip=288,
+            hbm_bandwidth_tbyte_s_per_chip=8.0,
             active_power_kw_per_chip=1.75,  # ~14 kW per server / 8 GPUs
             idle_power_kw_per_chip=0.5,
-            scale_up_bandwidth_gbyte_s_per_chip=896,  # 7 links x 128 GB/s
+            scale_up_bandwidth_gbyte_s_per_chip=1075,  # 7 links x 153.6 GB/s
             scale_out_bandwidth_gbit_s_per_chip=400,
             mtbf_hours_per_chip=50_000,
             capex_usd_per_system=None,  # not public
-            source="AMD Instinct MI325X datasheet (256 GB HBM3E, 6 TB/s, 1000 W chip, same CDNA3 "
-            "compute as MI300X: 1307 TFLOPS BF16 and 2615 TFLOPS FP8 dense)",
-            source_type="vendor",
+            source="AMD Instinct MI350 series launch, June 2025 (The Register 2025-06-12): MI350X "
+            "air-cooled at 1000 W, 288 GB HBM3E at 8 TB/s, about 8 % below the MI355X's peaks",
+            source_type="press",
             figure_sources={
+                "bf16_dense_pflops_per_chip": "MI355X's 2.5 PFLOPS less about 8 % [estimate]",
+                "fp8_dense_pflops_per_chip": "twice the BF16 rate, as on MI355X [estimate]",
+                "fp4_dense_pflops_per_chip": "twice the FP8 rate, as on MI355X [estimate]",
                 "active_power_kw_per_chip": "~14 kW per 8-GPU server (1000 W GPUs plus host, NICs "
                 "and fans) divided by 8; the scale-out switch share (2-3 %) lies within the "
                 "estimate [estimate]",
                 "idle_power_kw_per_chip": "a powered, idle 8-GPU server draws roughly a quarter to "
                 "a third of its load power [estimate]",
                 "racks_per_system": "8U-class server, about 4 per rack [estimate]",
-                "mtbf_hours_per_chip": "no MI325X fleet data published; taken from the H100 figure "
+                "mtbf_hours_per_chip": "no MI350X fleet data published; taken from the H100 figure "
                 "derived from Llama 3 405B (419 unexpected interruptions, 16,384 GPUs, 54 days "
                 "-> ~51,000 h per GPU) [estimate]",
             },
-            notes="Datasheet figures are a recollection, not re-verified against AMD's document.",
+            notes="Press figures of the launch, not re-verified against AMD's datasheet.",
         )
     ]
 

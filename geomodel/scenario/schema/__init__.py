@@ -6,6 +6,7 @@ string with units such as ``"250 MW"``. docs/scenarios.md is checked against
 this package by a test.
 """
 
+from geomodel.scenario.schema.compute import JobPool, ModelShape
 from geomodel.scenario.schema.fields import (
     NAME_PATTERN,
     Count,
@@ -51,6 +52,7 @@ from geomodel.scenario.schema.time import Aggregation, TimeSpec
 from geomodel.scenario.schema.workloads import (
     InferenceService,
     Precision,
+    TokenLengths,
     TrainingJob,
     Window,
     window_bounds,
@@ -73,6 +75,7 @@ __all__ = [
     "Fraction",
     "InferenceService",
     "IntegerOptions",
+    "JobPool",
     "JobTable",
     "LatencyModel",
     "Latitude",
@@ -82,6 +85,7 @@ __all__ = [
     "Links",
     "Located",
     "Longitude",
+    "ModelShape",
     "Name",
     "Objective",
     "OwnSeries",
@@ -101,6 +105,7 @@ __all__ = [
     "SystemBuild",
     "TimeSpec",
     "Timestamp",
+    "TokenLengths",
     "TrainingJob",
     "Window",
     "window_bounds",

@@ -7,16 +7,18 @@ from typing import Annotated, Any
 from pydantic import Field, model_validator
 
 from geomodel.scenario.schema.fields import Located, Name, Section
-from geomodel.scenario.units import Quantity
+from geomodel.scenario.units import Quantity, is_request_rate, to_unit
 
 ONE_DAY_SHAPE = [0.5, 0.4, 0.35, 0.3, 0.3, 0.35, 0.5, 0.7, 0.9, 1.1, 1.2, 1.3]
 ONE_DAY_SHAPE += [1.3, 1.3, 1.3, 1.3, 1.3, 1.3, 1.25, 1.2, 1.1, 1.0, 0.8, 0.6]
 
 
 class Demand(Section):
-    """Demand of one service in one region, tokens per second.
+    """Demand of one service in one region: output tokens per second, or requests per
+    second times the service's output tokens per request.
 
-    A bare number or quantity (``chat: 30e6 token/s``) is a constant demand.
+    A bare number or quantity (``chat: 30e6 token/s``, ``chat: 2e5 request/s``) is a
+    constant demand.
     """
 
     constant: Quantity("token/s", ge=0) | None = Field(
@@ -38,6 +40,12 @@ class Demand(Section):
         examples=["demand/us.csv"],
     )
     column: str | None = Field(default=None, description="column of the CSV", examples=["new_york"])
+    per_request: bool = Field(
+        default=False,
+        description="the values are requests/s, each the service's output tokens per request "
+        "(set by giving them in request/s; for a CSV, set it)",
+        examples=[True],
+    )
     scale: float = Field(
         default=1.0,
         ge=0,
@@ -57,7 +65,12 @@ class Demand(Section):
     @classmethod
     def _bare_number_is_constant(cls, value: Any) -> Any:
         if isinstance(value, int | float | str) and not isinstance(value, bool):
-            return {"constant": value}
+            value = {"constant": value}
+        if isinstance(value, dict):
+            for key in ("constant", "mean"):
+                given = value.get(key)
+                if isinstance(given, str) and is_request_rate(given):
+                    value = {**value, key: to_unit(given, "request/s"), "per_request": True}
         return value
 
     @model_validator(mode="after")
