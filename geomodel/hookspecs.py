@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from geomodel.catalog.costs import BuildCost
     from geomodel.catalog.entries import HardwareSystem, LinkTechnology, PowerSource
     from geomodel.catalog.language_models import LanguageModel
-    from geomodel.catalog.registry import Catalog
     from geomodel.catalog.weather import WeatherPoint
     from geomodel.results.extension_outputs import ExtensionOutput
 
