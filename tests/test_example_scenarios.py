@@ -151,22 +151,29 @@ def _week_eflop(catalog: Catalog, system: str, job: TrainingJob, chips: float) -
     checkpoint_minutes = job.checkpoint_gb / job.checkpoint_bandwidth / 60
     goodput = goodput_factor(hardware, int(chips), checkpoint_minutes, job.restart)
     pflops = hardware.dense_pflops_per_chip(job.precision)
-    return chips * pflops * _mfu(hardware, job) * goodput * WEEK_S / 1000  # PFLOP -> EFLOP
+    return chips * pflops * _mfu(catalog, system, job) * goodput * WEEK_S / 1000  # PFLOP -> EFLOP
 
 
-def _mfu(hardware, job: TrainingJob) -> float:
-    """The job's MFU: its own, else the step model's at its max_chips (as the model takes it)."""
+def _mfu(catalog: Catalog, system: str, job: TrainingJob) -> float:
+    """The job's MFU: its own, else the step model's at its max_chips (as the model takes it),
+    of its catalogue model's shape or of its parameters."""
     if job.mfu is not None:
         return job.mfu
-    shape = TrainingShape.from_params(
-        job.params, job.active_params, sequence_tokens=job.sequence_length, batch_tokens=job.batch_tokens
-    )
+    sizes = {"sequence_tokens": job.sequence_length, "batch_tokens": job.batch_tokens}
+    if job.model is not None:
+        model = catalog.language_models[job.model]
+        shape, active = TrainingShape.from_model(model, **sizes), model.active_params
+    else:
+        shape, active = (
+            TrainingShape.from_params(job.params, job.active_params, **sizes),
+            job.active_params,
+        )
     estimate = training_estimate(
         shape,
-        hardware,
+        catalog.hardware[system],
         int(job.max_chips),
         job.precision,
-        active_params=job.active_params,
+        active_params=active,
         tensor_parallel=job.tp if job.tp > 1 else None,
         pipeline_parallel=job.pp if job.pp > 1 else None,
         expert_parallel=job.ep,
@@ -320,7 +327,7 @@ def test_us_work_is_more_than_the_largest_campus_can_do_in_the_week(load, catalo
     # 100,000 x 2.5 PFLOPS x 0.26 x 604,800 s = 3.9e25 FLOP x g 0.761 = ~3.0e25; at
     # Abilene 1,200 racks x 72 x utilisation 0.80 = 69,120 chips: 2.7e25 x g 0.813 =
     # ~2.2e25; work 2.5e25 = ~84 % of the 100k week.
-    assert _mfu(catalog.hardware["gb200_nvl72"], job) == pytest.approx(0.26, abs=0.005)
+    assert _mfu(catalog, "gb200_nvl72", job) == pytest.approx(0.26, abs=0.005)
     assert at_100k == pytest.approx(3.0e7, rel=0.02)
     assert abilene == pytest.approx(2.2e7, rel=0.02)
     assert job.compute_eflop / at_100k == pytest.approx(0.84, abs=0.01)
@@ -501,9 +508,29 @@ def test_edwc_train_east_counterfactual_is_feasible(load, catalog: Catalog):
     routes = _routes(scenario)
     assert all(frozenset(pair) in routes for pair in combinations(EAST, 2))
     chips = sum(_eligible_chips(scenario, catalog, job, name) for name in EAST)
-    # (32 + 24 + 16) CM384 x 384 chips x utilisation 0.80 = 22,118.4
-    assert chips == pytest.approx(22_118.4, abs=1)
-    assert _week_eflop(catalog, "cloudmatrix_384", job, chips) > job.compute_eflop
+    # (32 + 34 + 16) CM384 x 384 chips x utilisation 0.80 = 25,190.4 (the base's 64 give 19,661)
+    assert chips == pytest.approx(25_190.4, abs=1)
+    # Qingpu's 34 CM384 (19.0 MW IT) and 2,000 HGX (20.4 MW) at PUE 1.25 draw 49.3 MW <= 55 MW
+    qingpu = scenario.sites["yrd_qingpu"]
+    assert _site_it_mw(scenario, catalog, "yrd_qingpu") * qingpu.effective_pue == pytest.approx(
+        49.26, abs=0.01
+    )
+    assert qingpu.power_envelope == 55
+    # The comment's chip count: the model takes MFU and goodput at the job's max_chips,
+    # 49,152. MFU 0.327 (the step model's, as the inputs hold it); goodput at 49,152 chips,
+    # 9.4 TB checkpoints at 2 TB/s (4.7 s) and 5 min restarts: 0.868 (the reliability tool).
+    # 3.3e24 FLOP / (0.78 PFLOPS BF16 x 0.327 x 0.868 x 604,800 s) = ~24,600 chips, below
+    # the 25,190 usable: the east carries the run in the week.
+    mfu = float(build_inputs(scenario, catalog)["mfu"].sel(job="moe_pretrain", system="cloudmatrix_384"))
+    assert mfu == pytest.approx(0.33, abs=0.005)
+    assert _mfu(catalog, "cloudmatrix_384", job) == pytest.approx(mfu, rel=1e-9)
+    cm384 = catalog.hardware["cloudmatrix_384"]
+    checkpoint_minutes = job.checkpoint_gb / job.checkpoint_bandwidth / 60
+    goodput = goodput_factor(cm384, int(job.max_chips), checkpoint_minutes, job.restart)
+    assert goodput == pytest.approx(0.868, abs=0.001)
+    needed = job.compute_eflop * 1e18 / (0.78e15 * mfu * goodput * WEEK_S)
+    assert needed == pytest.approx(24_600, rel=0.01)
+    assert needed < chips
 
 
 def test_edwc_carbon_price_variants(load):
