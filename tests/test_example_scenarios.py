@@ -709,25 +709,41 @@ def test_plan_demand_and_what_a_chip_serves(load, catalog: Catalog):
             scenario.regions[r].demand[service].mean for r in scenario.regions if (r in america) == side
         )
         / 1e6
-        for service in ("chat", "agents")
+        for service in ("chat", "code", "agents")
         for side in (True, False)
     }
+    # The comment's totals, from the earlier files' tokens processed a second (chat 228 and
+    # 148 M, agents 36 and 21 M) as output tokens: chat x 211 / 1,366 (the Azure trace's
+    # output share) = 35.22 and 22.86; agents x 3,880 / 4,680 (MLPerf's R1 set) = 29.85 and
+    # 17.41; code 0.0604 x chat = 2.13 and 1.38
     assert totals == pytest.approx(
-        {("chat", True): 228, ("chat", False): 148, ("agents", True): 36, ("agents", False): 21}
+        {
+            ("chat", True): 228 * 211 / 1366,
+            ("chat", False): 148 * 211 / 1366,
+            ("agents", True): 36 * 3880 / 4680,
+            ("agents", False): 21 * 3880 / 4680,
+            ("code", True): 228 * 211 / 1366 * 0.0604,
+            ("code", False): 148 * 211 / 1366 * 0.0604,
+        },
+        rel=0.002,
     )
-
-    def tokens_s(service: str, system: str) -> float:
-        spec = scenario.inference[service]
-        pflops = catalog.hardware[system].dense_pflops_per_chip(spec.precision) * spec.efficiency
-        return pflops * 1e15 / spec.flop_per_token_value
-
-    assert tokens_s("chat", "gb200_nvl72") == pytest.approx(13_514, abs=1)
-    assert tokens_s("chat", "hgx_h100_8") == pytest.approx(5_349, abs=1)
-    assert tokens_s("agents", "gb200_nvl72") == pytest.approx(5_000, abs=1)
-    # DeepSeek's 73.7k prefill and 14.8k decode tokens/s per 8-GPU H800 node, 4:1
-    seconds = (4 / (73_700 / 8) + 1 / (14_800 / 8)) / 5
-    efficiency = 74e9 / seconds / 1.979e15
-    assert efficiency == pytest.approx(0.19, abs=0.005)
+    # What a chip serves is the serving roofline's (validated in tests/performance), as the
+    # inputs hold it: the agents' model only on GB200, as its `systems` says
+    per_chip = build_inputs(scenario, catalog)["service_tokens_per_s_per_chip"]
+    gb200 = {s: float(per_chip.sel(service=s, system="gb200_nvl72")) for s in ("chat", "code", "agents")}
+    h100 = {s: float(per_chip.sel(service=s, system="hgx_h100_8")) for s in ("chat", "code", "agents")}
+    assert h100 == pytest.approx({"chat": 1_080, "code": 61, "agents": 0}, rel=0.005)
+    assert gb200 == pytest.approx({"chat": 3_030, "code": 284, "agents": 8_660}, rel=0.005)
+    # The comment: the year's mean demand on GB200 alone, 58.08 M chat / 3,034 = 19,143 chips,
+    # 3.508 M code / 283.8 = 12,363 and 47.27 M agents / 8,656 = 5,461: ~37,000 chips, more
+    # than the 28,800 installed at Abilene; code is a third of them for 3.2 % of the tokens
+    mean = {s: sum(v for (name, _), v in totals.items() if name == s) * 1e6 for s in gb200}
+    chips = {s: mean[s] / gb200[s] for s in gb200}
+    assert mean == pytest.approx({"chat": 58.08e6, "code": 3.508e6, "agents": 47.27e6}, rel=1e-3)
+    assert sum(chips.values()) == pytest.approx(37_000, rel=0.01)
+    assert sum(chips.values()) > scenario.sites["abilene"].systems["gb200_nvl72"] * 72 == 28_800
+    assert chips["code"] / sum(chips.values()) == pytest.approx(1 / 3, abs=0.01)
+    assert mean["code"] / sum(mean.values()) == pytest.approx(0.032, abs=0.001)
 
 
 def test_plan_programme_is_about_49000_gb200_busy_all_year(load, catalog: Catalog):
