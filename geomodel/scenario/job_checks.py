@@ -250,16 +250,6 @@ def _fastest_first(
 ) -> np.ndarray:
     """(job) work per hour of each job's fastest usable chips, at most max_chips: over all
     its sites where it may span them, else at its best site."""
-    bound = np.zeros(len(max_chips))
-    for j in range(len(max_chips)):
-        if spans[j]:
-            bound[j] = fastest_chips_rate(chips_at[j], rate[j], max_chips[j])
-        else:
-            bound[j] = max(
-                (
-                    fastest_chips_rate(chips_at[j, s : s + 1], rate[j], max_chips[j])
-                    for s in range(chips_at.shape[1])
-                ),
-                default=0.0,
-            )
-    return bound
+    over_sites = fastest_chips_rate(chips_at, rate, max_chips)
+    per_site = fastest_chips_rate(chips_at[:, :, None, :], rate[:, None, :], max_chips[:, None])
+    return np.where(spans, over_sites, per_site.max(axis=1, initial=0.0))

@@ -9,14 +9,22 @@ from __future__ import annotations
 import numpy as np
 
 
-def fastest_chips_rate(chips: np.ndarray, rate: np.ndarray, max_chips: float) -> float:
+def fastest_chips_rate(
+    chips: np.ndarray, rate: np.ndarray, max_chips: float | np.ndarray
+) -> float | np.ndarray:
     """Work per hour of at most ``max_chips`` of ``chips``, the fastest first.
 
-    ``chips`` (site, system) are usable chips, ``rate`` (system) the work per chip-hour
-    of each system (any unit; the result is in that unit per hour).
+    ``chips`` (..., site, system) are usable chips, ``rate`` (..., system) the work per
+    chip-hour of each system (any unit; the result is in that unit per hour) and
+    ``max_chips`` (...) the cap: a float for one job, else one bound per leading index, so
+    that thousands of pooled jobs are bounded in one pass rather than one call each.
     """
-    rates = np.broadcast_to(np.asarray(rate, dtype=float)[None, :], chips.shape).ravel()
-    order = np.argsort(-rates, kind="stable")
-    taken = np.minimum(np.cumsum(np.asarray(chips, dtype=float).ravel()[order]), max_chips)
-    used = np.diff(np.concatenate([[0.0], taken]))
-    return float((used * rates[order]).sum())
+    chips = np.asarray(chips, dtype=float)
+    batch = chips.shape[:-2]
+    rates = np.broadcast_to(np.asarray(rate, dtype=float)[..., None, :], chips.shape).reshape(*batch, -1)
+    order = np.argsort(-rates, axis=-1, kind="stable")
+    ranked = np.take_along_axis(chips.reshape(*batch, -1), order, axis=-1)
+    cap = np.asarray(max_chips, dtype=float)[..., None]
+    used = np.diff(np.minimum(np.cumsum(ranked, axis=-1), cap), axis=-1, prepend=0.0)
+    bound = (used * np.take_along_axis(rates, order, axis=-1)).sum(axis=-1)
+    return bound if batch else float(bound)

@@ -43,6 +43,11 @@ def in_stages(*stages: dict[str, list]) -> dict[str, subprocess.CompletedProcess
 def folder(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("run_outputs")
     shutil.copy(QUICKSTART, path / "scenario.yaml")
+    # the scenario reads its chat lengths from the Azure trace beside it (180 kB); a link
+    # would point outside the folder, which a scenario may not read
+    trace = Path("data") / "azure-llm-2023" / "AzureLLMInferenceTrace_conv.csv.gz"
+    (path / trace.parent).mkdir(parents=True)
+    shutil.copy(QUICKSTART.parent / trace, path / trace)
     return path
 
 
