@@ -29,6 +29,7 @@ from geomodel.model.pathway import (
 )
 from geomodel.plugin_loader import PluginHost
 from geomodel.results.pathway import PathwayResult, summary_dataset
+from geomodel.results.result import attach_kpis
 from geomodel.scenario import Scenario, load_scenario
 from geomodel.solver.highs import HighsSession, SolveOutcome
 from geomodel.solver.precheck import aggregate_checks, proves_infeasible
@@ -166,7 +167,7 @@ def solve_pathway_inputs(
         "solver_status": "optimal",
         "foresight": dataset.attrs["foresight"],
     }
-    dataset.attrs.update(solver_status="optimal")
+    attach_kpis(dataset, kpis, messages)
     return PathwayResult(inputs=root, dataset=dataset, periods=results, kpis=kpis, messages=messages)
 
 

@@ -15,11 +15,8 @@ first year a system may come online; one child per period holds that period's Da
 
 from __future__ import annotations
 
-import csv
 import itertools
 import json
-from functools import cache
-from importlib.resources import files
 
 import numpy as np
 import xarray as xr
@@ -27,12 +24,11 @@ import xarray as xr
 from geomodel.catalog import Catalog
 from geomodel.inputs.build import build_inputs
 from geomodel.inputs.dataset import variable
+from geomodel.inputs.pathway_tables import hardware_years, lead_times
 from geomodel.inputs.planning import HOURS_PER_YEAR
 from geomodel.scenario.build_options import POWER_UNITS, first_applying
 from geomodel.scenario.schema import Periods, Scenario
 
-LEAD_TIMES_TABLE = "lead_times.csv"
-HARDWARE_YEARS_TABLE = "hardware_years.csv"
 #: build variable of the model -> asset class of its lead time and lifetime
 BUILD_CLASSES = {
     "build_systems": "systems",
@@ -54,44 +50,6 @@ BUILD_MOST = {
 }
 #: an asset with nothing to recover (capex 0) and no lifetime anywhere lives this long
 NO_RETIREMENT_YEARS = 1000.0
-
-
-@cache
-def _table(name: str) -> tuple[dict[str, str], ...]:
-    text = files("geomodel.inputs").joinpath("data", name).read_text(encoding="utf-8")
-    return tuple(csv.DictReader(text.splitlines()))
-
-
-def default_lead_times() -> dict[str, float]:
-    """Asset class -> lead time in years, from ``lead_times.csv`` (each with its source)."""
-    return {row["asset_class"]: float(row["lead_time_years"]) for row in _table(LEAD_TIMES_TABLE)}
-
-
-def lead_times(periods: Periods) -> dict[str, float]:
-    """The catalogue's lead times with the scenario's overrides."""
-    return {**default_lead_times(), **periods.lead_times}
-
-
-def hardware_years(periods: Periods) -> dict[str, tuple[float, float, float]]:
-    """System -> (first year, yearly price decline, year of the catalogue price), from
-    ``hardware_years.csv`` with the scenario's overrides; a system the table lacks can
-    be bought from any year at a constant price."""
-    years = {
-        row["system"]: (
-            float(row["first_year"]),
-            float(row["price_decline_per_year"]),
-            float(row["price_year"]),
-        )
-        for row in _table(HARDWARE_YEARS_TABLE)
-    }
-    for name, given in periods.systems.items():
-        first, decline, price_year = years.get(name, (-np.inf, 0.0, 0.0))
-        years[name] = (
-            float(given.first_year) if given.first_year is not None else first,
-            given.price_decline if given.price_decline is not None else decline,
-            price_year,
-        )
-    return years
 
 
 def period_weights(periods: Periods) -> list[float]:
@@ -321,10 +279,7 @@ def build_pathway_inputs(scenario: Scenario, catalog: Catalog) -> xr.DataTree:
 
 __all__ = [
     "build_pathway_inputs",
-    "default_lead_times",
     "growth_factors",
-    "hardware_years",
-    "lead_times",
     "objective_weights",
     "period_scenario",
     "period_weights",

@@ -17,6 +17,7 @@ from geomodel.scenario.build_checks import check_build_options
 from geomodel.scenario.files import Document
 from geomodel.scenario.job_checks import check_jobs
 from geomodel.scenario.network import region_site_latency_ms
+from geomodel.scenario.pathway_checks import check_periods
 from geomodel.scenario.problems import Path, Problem, dotted
 from geomodel.scenario.schema import Scenario, window_bounds
 from geomodel.scenario.service_checks import check_services
@@ -347,5 +348,6 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     check_grid_prices,
     check_price_levels,
     check_carbon_bases,
+    check_periods,
     _plugins,
 )
