@@ -91,7 +91,7 @@ def _infeasible_periods(tree: xr.DataTree, growth: dict[str, list[float]]) -> li
         )
         context = f" (demand grown: {grown})" if grown else ""
         for finding in findings:
-            if finding.severity == "error":
+            if finding.severity != "warning":
                 lines.append(f"period {year}{context}: {finding.message}")
     return lines
 
