@@ -47,8 +47,7 @@ class Retirement(Section):
 
 
 class SystemYears(Section):
-    """When a hardware system can be bought and how its price falls (overrides the
-    catalogue's ``hardware_years.csv``)."""
+    """When a hardware system can be bought and how fast its price falls."""
 
     first_year: Year | None = Field(
         default=None, ge=2000, le=2100, description="first year it can be bought", examples=[2027]
