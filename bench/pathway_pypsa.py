@@ -37,7 +37,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from pypsa_crosscheck import REL_TOLERANCE, scenario, site_load_mw  # noqa: E402
+from pypsa_crosscheck import REL_TOLERANCE, compared, scenario, site_load_mw  # noqa: E402
 
 YEARS = (2026, 2028, 2030)
 GROWTH = (1.0, 1.3, 1.6)
@@ -247,13 +247,7 @@ def crosscheck(n_sites: int, hours: int) -> dict[str, Any]:
         path = Path(folder) / "pathway.yaml"
         path.write_text(yaml.safe_dump(pathway_scenario(n_sites, hours), sort_keys=False))
         sides = {"geomodel": geomodel_side(path), "pypsa": pypsa_side(path)}
-    ours, theirs = sides["geomodel"]["objective_usd"], sides["pypsa"]["objective_usd"]
-    return {
-        "sites": n_sites,
-        "hours": hours,
-        **sides,
-        "relative_difference": abs(ours - theirs) / abs(theirs),
-    }
+    return compared(n_sites, hours, sides)
 
 
 def main(argv: list[str]) -> int:

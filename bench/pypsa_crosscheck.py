@@ -307,6 +307,11 @@ def crosscheck(n_sites: int, hours: int, fresh: bool = True) -> dict[str, Any]:
             sides = {tool: run_fresh(__file__, tool, str(path)) for tool in ("geomodel", "pypsa")}
         else:
             sides = {"geomodel": geomodel_side(path), "pypsa": pypsa_side(path)}
+    return compared(n_sites, hours, sides)
+
+
+def compared(n_sites: int, hours: int, sides: dict[str, Any]) -> dict[str, Any]:
+    """The report of one cross-check: both sides and their objectives' relative difference."""
     ours, theirs = sides["geomodel"]["objective_usd"], sides["pypsa"]["objective_usd"]
     return {
         "sites": n_sites,

@@ -7,17 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from geomodel.cli.output import console, print_table
+from geomodel.cli.planning_output import BUILD_COLUMNS
 
 TIMELINE_COLUMNS = {
     "decided": "decided",
     "online": "online",
     "retires": "retires",
-    "asset": "asset",
-    "what": "what",
-    "where": "where",
-    "amount": "amount",
-    "units": "units",
-    "capex_usd": "capex (USD)",
+    **{key: BUILD_COLUMNS[key] for key in ("asset", "what", "where", "amount", "units", "capex_usd")},
     "cost_usd_per_year": "cost (USD/year)",
 }
 PERIOD_COLUMNS = {

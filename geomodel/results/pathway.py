@@ -17,7 +17,13 @@ import xarray as xr
 
 from geomodel.inputs.dataset import variable
 from geomodel.model.pathway import Vintage
-from geomodel.results.result import INPUTS_GROUP, Result, _netcdf_safe, _write_netcdf
+from geomodel.results.result import (
+    INPUTS_GROUP,
+    Result,
+    _netcdf_safe,
+    _write_netcdf,
+    attach_kpis,
+)
 
 #: build variable -> (asset, unit of its amount)
 ASSETS = {
@@ -55,6 +61,10 @@ class PathwayResult:
     def has_solution(self) -> bool:
         return "net_present_cost_usd" in self.kpis
 
+    @property
+    def status(self) -> str:
+        return str(self.kpis.get("solver_status", "infeasible"))
+
     def timeline(self) -> pd.DataFrame:
         """One row per build: what, where, how much, decided, online, retired."""
         return timeline_frame(self.dataset)
@@ -62,13 +72,16 @@ class PathwayResult:
     def to_netcdf(self, path: str | Path) -> Path:
         """Summary at the root (inputs: the period table), each period's results and
         inputs in groups ``period_<year>`` and ``period_<year>/inputs``."""
+        if "kpi_units" not in self.dataset.attrs:  # what marks a result file (a failed pathway too)
+            attach_kpis(self.dataset, self.kpis, self.messages)
         path = _write_netcdf(path, self.dataset, inputs=self.inputs)
         handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         os.close(handle)
         tmp = Path(name)
         try:
             tmp.write_bytes(path.read_bytes())
-            for year, result in zip(self.dataset["period"].values, self.periods, strict=True):
+            years = self.dataset["period"].values if self.periods else []
+            for year, result in zip(years, self.periods, strict=True):
                 group = PERIOD_GROUP.format(year=int(year))
                 _netcdf_safe(result.dataset).to_netcdf(tmp, engine="h5netcdf", mode="a", group=group)
                 _netcdf_safe(result.inputs).to_netcdf(
@@ -263,3 +276,11 @@ def pathway_json(dataset: xr.Dataset) -> dict[str, Any]:
         "net_present_cost_usd": float(dataset.attrs.get("net_present_cost_usd", np.nan)),
         "foresight": dataset.attrs.get("foresight", ""),
     }
+
+
+def open_period(path: str | Path, year: int) -> tuple[xr.Dataset, xr.Dataset]:
+    """One period's results and inputs from a pathway file :meth:`PathwayResult.to_netcdf` wrote."""
+    group = PERIOD_GROUP.format(year=int(year))
+    results = xr.load_dataset(path, engine="h5netcdf", group=group)
+    inputs = xr.load_dataset(path, engine="h5netcdf", group=f"{group}/{INPUTS_GROUP}")
+    return results, inputs

@@ -13,6 +13,7 @@ from geomodel.ui import loaders, state
 from geomodel.ui.components import charts
 from geomodel.ui.components.deck import HEIGHT
 from geomodel.ui.components.kpis import kpi_frame, show_kpis
+from geomodel.ui.components.pathway_view import show_pathway
 from geomodel.ui.components.plan import build_table
 from geomodel.ui.components.plan_view import show_plan
 from geomodel.ui.components.problems import plain, show_messages
@@ -65,6 +66,9 @@ def main() -> None:
     )
     st.code(record.get("command", ""), language="bash")
     _downloads(folder, record, result)
+    if result.dataset.attrs.get("pathway"):  # periods: the timeline and a map per period
+        show_pathway(result.dataset, RunStore(folder).result_path(record["hash"]))
+        return
     if result.status not in SOLVED:
         st.error(f"No solution: the solver reports **{result.status}**.", icon=":material/block:")
         st.markdown("**Why**")
