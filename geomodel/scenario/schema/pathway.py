@@ -35,6 +35,7 @@ class Retirement(Section):
         le=2100,
         description="first year it is no longer there (the periods from this year lack it)",
         examples=[2028],
+        json_schema_extra={"unit": "year"},
     )
     installed: Year | None = Field(
         default=None,
@@ -43,6 +44,7 @@ class Retirement(Section):
         description="year it was installed (checked: before the retirement, not before a "
         "system's first year)",
         examples=[2023],
+        json_schema_extra={"unit": "year"},
     )
 
 
@@ -50,7 +52,12 @@ class SystemYears(Section):
     """When a hardware system can be bought and how fast its price falls."""
 
     first_year: Year | None = Field(
-        default=None, ge=2000, le=2100, description="first year it can be bought", examples=[2027]
+        default=None,
+        ge=2000,
+        le=2100,
+        description="first year it can be bought",
+        examples=[2027],
+        json_schema_extra={"unit": "year"},
     )
     price_decline: float | None = Field(
         default=None,
@@ -70,6 +77,7 @@ class Periods(Section):
         max_length=20,
         description="the periods, by first year, in increasing order",
         examples=[[2026, 2028, 2030]],
+        json_schema_extra={"unit": "year"},
     )
     weights: list[float] | None = Field(
         default=None,
@@ -94,16 +102,19 @@ class Periods(Section):
         default=None,
         description="factor on every energy price, one per period",
         examples=[[1.0, 1.05, 1.1]],
+        json_schema_extra={"unit": "1"},
     )
     carbon_intensity_scale: list[float] | None = Field(
         default=None,
         description="factor on every grid's carbon intensity, one per period (decarbonising grids)",
         examples=[[1.0, 0.85, 0.7]],
+        json_schema_extra={"unit": "1"},
     )
     carbon_price: list[Quantity("USD/tCO2", ge=0)] | None = Field(
         default=None,
         description="carbon price of each period (replaces objective.carbon_price)",
         examples=[["0 USD/tCO2", "50 USD/tCO2", "100 USD/tCO2"]],
+        json_schema_extra={"unit": "USD/tCO2"},
     )
     lead_times: dict[Name, Quantity("year", ge=0, le=30)] = Field(
         default_factory=dict,
@@ -111,6 +122,7 @@ class Periods(Section):
         "grid_connection, site, battery, fibre, solar, wind, firm, ...), overriding the "
         "catalogue's lead_times.csv",
         examples=[{"grid_connection": "4 years"}],
+        json_schema_extra={"unit": "year"},
     )
     systems: dict[Name, SystemYears] = Field(
         default_factory=dict,
