@@ -46,6 +46,7 @@ RESULT_MAP_WORK = "results.map.work"
 RESULT_MAP_WHEN = "results.map.when"
 RESULT_MAP_STEP = "results.map.step"
 RESULT_BUILD_SIZE = "results.build.size_by"  #: what the build map sizes sites by
+RESULT_PATHWAY_PERIOD = "results.pathway.period"  #: the period a pathway's map shows
 COMPARE_A = "compare.a"
 COMPARE_B = "compare.b"
 COMPARE_BUILD_SIZE = "compare.build.size_by"

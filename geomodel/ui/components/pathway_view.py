@@ -11,10 +11,9 @@ import streamlit as st
 import xarray as xr
 
 from geomodel.results.pathway import open_period, period_table, timeline_frame
+from geomodel.ui import state
 from geomodel.ui.components.build_map import build_deck
 from geomodel.ui.components.deck import HEIGHT
-
-PERIOD_PICK = "pathway_period"
 
 
 def timeline_chart(dataset: xr.Dataset) -> go.Figure:
@@ -48,7 +47,7 @@ def show_pathway(dataset: xr.Dataset, path: str | Path) -> None:
     st.markdown("**Periods**")
     st.dataframe(period_table(dataset), hide_index=True)
     years = [int(y) for y in dataset["period"].values]
-    year = st.select_slider("Map of period", years, key=PERIOD_PICK)
+    year = st.select_slider("Map of period", years, key=state.RESULT_PATHWAY_PERIOD)
     results, inputs = open_period(path, year)
     drawing = build_deck(results, inputs)
     st.pydeck_chart(drawing.deck, height=HEIGHT)
