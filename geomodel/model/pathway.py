@@ -177,7 +177,8 @@ def build_pathway_model(
                 ks = [k for k in alive if free[k].name == name and free[k].index == index]
                 given = sum(x for v, x in kept if v.name == name and v.index == index)
                 own = [var[index]] if var is not None and index in var else []
-                rows.append((own, ks, given))
+                if own or ks:  # a fixed vintage with no room left in p has nothing to tie
+                    rows.append((own, ks, given))
         operational = sum(getattr(block, term) for term in OPERATIONAL_TERMS)
         terms.append(weight[p] / horizon[p] * operational)
         coefs = [free[k].usd_per_unit_year / USD_PER_KUSD for k in alive]
