@@ -113,9 +113,10 @@ def test_the_round_trips_the_sla_comment_reasons_from(inputs):
     assert min(latency["chicago", s] for s in SITES) > 17.5
     for (r, s), ms in latency.items():
         assert float(inputs["latency_ms"].sel(region=r, site=s)) == pytest.approx(ms, rel=1e-6)
-    # Chicago's share of the demand: 40 of the 60 + 40 + 30 Mtoken/s means
+    # Chicago's share of the demand: 8 of the 8 + 8 + 6 Mtoken/s means (New York and Chicago
+    # share one daily shape, which averages 1 over a day; Dallas is flat), 8 / 22 = 36 %
     demand = inputs["demand_tokens_per_s"].sel(service="chat").sum("time")
-    assert float(demand.sel(region="chicago") / demand.sum()) == pytest.approx(40 / 130, rel=1e-9)
+    assert float(demand.sel(region="chicago") / demand.sum()) == pytest.approx(8 / 22, rel=1e-9)
     # Abilene's ERCOT power is the cheapest of the three grids over the horizon
     price = inputs["grid_price_usd_per_mwh"].mean("time")
     assert float(price.sel(site="abilene")) < float(price.sel(site="council_bluffs"))
@@ -132,7 +133,7 @@ def test_a_tighter_sla_moves_chicagos_chat_to_council_bluffs(plans):
     assert served_share(base, "chicago", "abilene") > 0.99  # the cheapest site in reach
     assert served_share(tight, "chicago", "council_bluffs") == pytest.approx(1.0, abs=1e-9)
     table = tight.placement.set_index(["workload", "site"])["share"]
-    assert table.loc[("chat", "council_bluffs")] == pytest.approx(40 / 130, rel=1e-6)
+    assert table.loc[("chat", "council_bluffs")] == pytest.approx(8 / 22, rel=1e-6)
     assert base.kpis["latency_ms_p95"] == pytest.approx(32.0, abs=0.05)
     assert tight.kpis["latency_ms_p95"] == pytest.approx(17.6, abs=0.05)
     assert tight.kpis["energy_cost_term_usd"] > base.kpis["energy_cost_term_usd"]
@@ -141,21 +142,19 @@ def test_a_tighter_sla_moves_chicagos_chat_to_council_bluffs(plans):
 
 def test_the_mean_round_trip_is_the_demand_weighted_one_of_where_chat_went(plans):
     """Each metro's chat goes to the sites above, so the mean round trip is the demand-weighted
-    mean of those round trips (demand over the two days in proportion to the means 60, 40 and
-    30 Mtoken/s: the daily shapes average 1). Base: New York at Ashburn, Chicago and Dallas at
-    Abilene, (60 x 10.72 + 40 x 31.97 + 30 x 9.20) / 130 = 16.91 ms; tight_sla: Chicago at
-    Council Bluffs instead, (60 x 10.72 + 40 x 17.59 + 30 x 9.20) / 130 = 12.48 ms."""
+    mean of those round trips (demand over the two days in proportion to the means 8, 8 and
+    6 Mtoken/s: the daily shapes average 1). Base: New York at Ashburn, Chicago and Dallas at
+    Abilene, (8 x 10.72 + 8 x 31.97 + 6 x 9.20) / 22 = 18.03 ms; tight_sla: Chicago at
+    Council Bluffs instead, (8 x 10.72 + 8 x 17.59 + 6 x 9.20) / 22 = 12.80 ms."""
     ms = {
         (r, s): round_trip_ms(geodesic_km(METROS[r], SITES[s]), US_PER_KM) for r in METROS for s in SITES
     }
     base = (
-        60 * ms["new_york", "ashburn"] + 40 * ms["chicago", "abilene"] + 30 * ms["dallas", "abilene"]
-    ) / 130
+        8 * ms["new_york", "ashburn"] + 8 * ms["chicago", "abilene"] + 6 * ms["dallas", "abilene"]
+    ) / 22
     tight = (
-        60 * ms["new_york", "ashburn"]
-        + 40 * ms["chicago", "council_bluffs"]
-        + 30 * ms["dallas", "abilene"]
-    ) / 130
-    assert base == pytest.approx(16.91, abs=0.005) and tight == pytest.approx(12.48, abs=0.005)
+        8 * ms["new_york", "ashburn"] + 8 * ms["chicago", "council_bluffs"] + 6 * ms["dallas", "abilene"]
+    ) / 22
+    assert base == pytest.approx(18.03, abs=0.005) and tight == pytest.approx(12.80, abs=0.005)
     assert plans["base"].kpis["latency_ms_mean"] == pytest.approx(base, rel=1e-6)
     assert plans["tight_sla"].kpis["latency_ms_mean"] == pytest.approx(tight, rel=1e-6)

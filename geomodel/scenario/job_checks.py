@@ -27,6 +27,7 @@ from geomodel.scenario.job_columns import (
 )
 from geomodel.scenario.jobtable import row_problem
 from geomodel.scenario.network import scenario_links
+from geomodel.tools.work_bound import fastest_chips_rate
 
 #: Relative slack when comparing the work a window allows with the work asked for.
 TOLERANCE = 1e-9
@@ -171,8 +172,8 @@ class _Judge:
         ideal = np.where(any_usable, np.nan_to_num(rates.pflops * 3.6 * rates.mfu), 0.0)
         actual = ideal * rates.goodput
         need = columns.work_eflop * (1 - TOLERANCE)
-        at_best = chips * window_h * ideal.max(axis=1, initial=0)
-        with_goodput = chips * window_h * actual.max(axis=1, initial=0)
+        at_best = window_h * _fastest_first(chips_at, ideal, columns.max_chips, spans)
+        with_goodput = window_h * _fastest_first(chips_at, actual, columns.max_chips, spans)
         # an empty window is reported by the training checks
         known = fits & ~np.isnan(columns.work_eflop) & (columns.end_h > columns.start_h)
         short = known & (at_best < need)
@@ -242,3 +243,13 @@ class _Judge:
             f"{columns.work_eflop[j]:,.4g} EFLOP at goodput {goodput:.4f} on {self.systems[best]} "
             f"({restart}, {checkpoint}, MTBF of {chips:,.0f} chips)"
         )
+
+
+def _fastest_first(
+    chips_at: np.ndarray, rate: np.ndarray, max_chips: np.ndarray, spans: np.ndarray
+) -> np.ndarray:
+    """(job) work per hour of each job's fastest usable chips, at most max_chips: over all
+    its sites where it may span them, else at its best site."""
+    over_sites = fastest_chips_rate(chips_at, rate, max_chips)
+    per_site = fastest_chips_rate(chips_at[:, :, None, :], rate[:, None, :], max_chips[:, None])
+    return np.where(spans, over_sites, per_site.max(axis=1, initial=0.0))

@@ -33,6 +33,7 @@ import xarray as xr
 from geomodel.inputs.dataset import is_planning
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
 from geomodel.model.capacity import dci_power_mw, most_chips
+from geomodel.tools.work_bound import fastest_chips_rate
 
 #: Relative slack before a total counts as short: solver tolerances are about 1e-7,
 #: so a plan exactly at a limit must never be called infeasible here.
@@ -195,7 +196,7 @@ def _training_work(f: _Facts) -> list[Finding]:
     findings = []
     for j, job in enumerate(str(x) for x in inputs["job"].values):
         hours = float(job_hours[j].sum())
-        by_chips = _best_rate_by_chips(f.cap, usable[j], rate[j], max_chips[j]) * hours
+        by_chips = fastest_chips_rate(f.cap * usable[j], rate[j], max_chips[j]) * hours
         if work[j] > by_chips * (1 + RELATIVE_SLACK):
             sites = sorted({f.sites[s] for s in np.flatnonzero(usable[j].any(axis=1))})
             chips = float((f.cap * usable[j]).sum())
@@ -253,18 +254,6 @@ def _training_work(f: _Facts) -> list[Finding]:
     return findings
 
 
-def _best_rate_by_chips(
-    cap: np.ndarray, usable: np.ndarray, rate: np.ndarray, max_chips: float
-) -> float:
-    """EFLOP/h from the fastest usable chips, at most ``max_chips`` of them."""
-    chips = (cap * usable).ravel()
-    rates = np.broadcast_to(rate[None, :], usable.shape).ravel()
-    order = np.argsort(-rates)
-    taken = np.minimum(np.cumsum(chips[order]), max_chips)
-    used = np.diff(np.concatenate([[0.0], taken]))
-    return float((used * rates[order]).sum())
-
-
 def _bound_with_power(
     f: _Facts,
     usable: np.ndarray,
@@ -300,7 +289,7 @@ def _bound_with_power(
             n = np.minimum(chips[s, h], headroom[s] / mw_per_chip)
             delivered[s] += n * rate[h]
             headroom[s] = headroom[s] - n * mw_per_chip
-    chips_cap = _best_rate_by_chips(f.cap, usable, rate, max_chips)
+    chips_cap = fastest_chips_rate(f.cap * usable, rate, max_chips)
     total = float((np.minimum(delivered.sum(axis=0), chips_cap) * job_hours[steps]).sum())
     full = (chips * rate[None, :]).sum(axis=1)  # (s) EFLOP/h with every chip working
     missing = (full[:, None] - delivered).sum(axis=1)

@@ -102,6 +102,7 @@ def test_json_lists_the_same(site):
                     "power sources": ["fixture_grid"],
                     "build costs": [],
                     "weather points": [],
+                    "language models": [],
                 },
             }
         ],

@@ -68,14 +68,18 @@ def test_the_issues_2e27_flop_in_48_h_is_answered_before_building(catalog):
     assert result.kpis["build_seconds"] == 0.0  # nothing was built
     assert result.messages[0] == f"no solution: {PROVEN_BEFORE_SOLVING}"
     # max_chips 40,000, fastest first: Abilene's 43,200 GB200 x utilisation 0.80 = 34,560
-    # usable, then 5,440 of the H100s, for 48 h, each at its BF16 peak x 3.6 x MFU 0.4 x
-    # the job's goodput on that system (an input)
+    # usable, then 5,440 of the H100s, for 48 h, each at its BF16 peak x 3.6 x the
+    # step model's MFU on that system x the job's goodput there (both inputs)
     bound = 0.0
     for system, chips in (("gb200_nvl72", 43_200 * 0.80), ("hgx_h100_8", 40_000 - 43_200 * 0.80)):
-        goodput = float(inputs["goodput"].sel(job="pretrain", system=system))
+        at = {"job": "pretrain", "system": system}
+        goodput, mfu = float(inputs["goodput"].sel(at)), float(inputs["mfu"].sel(at))
+        assert mfu == pytest.approx(0.37, abs=0.01)  # the scenario's comment
         pflops = catalog.hardware_system(system).dense_pflops_per_chip("bf16")
-        bound += chips * 48 * pflops * 3.6 * 0.4 * goodput
-    assert 5.2e6 < bound < 5.3e6  # about 5.3 million EFLOP against 2e9 asked
+        bound += chips * 48 * pflops * 3.6 * mfu * goodput
+    # 34,560 x 48 x 2.5 x 3.6 x 0.372 x 0.764 + 5,440 x 48 x 0.989 x 3.6 x 0.374 x 0.819
+    # = 4.24e6 + 0.29e6: about 4.5 million EFLOP against 2e9 asked
+    assert 4.45e6 < bound < 4.6e6
     (reason,) = result.messages[1:]
     assert reason.startswith(
         f"training job 'pretrain' needs 2,000,000,000 EFLOP, but its window gives at most "
@@ -165,6 +169,7 @@ def test_supply_below_the_idle_floor_explains_what_highs_found_without_an_iis(tm
 
 def test_demand_beyond_what_the_sla_reaches_is_a_warning_with_numbers(tmp_path, catalog, h100):
     # 5e6 token/s x 2e11 FLOP = 1,000 PFLOPS needed; 800 chips x 1.979 x 0.5 = 791.6 PFLOPS
+    # serve 791.6e15 / 2e11 = 3.958 M token/s
     data = sb.scenario(
         {"a": sb.site(systems=100)},
         hours=2,
@@ -175,7 +180,8 @@ def test_demand_beyond_what_the_sla_reaches_is_a_warning_with_numbers(tmp_path, 
     (finding,) = checks_of(tmp_path, data, catalog)
     assert finding.severity == "warning"
     assert f"at least {1 - capacity / 1000:.1%} of service 'chat'" in finding.message  # 20.8 %
-    assert "needs 1,000 PFLOPS" in finding.message and f"have {capacity:,.0f} PFLOPS" in finding.message
+    assert "needs 5.00 M output tokens/s" in finding.message
+    assert f"serve at most {capacity * 1e15 / 2e11 / 1e6:,.2f} M" in finding.message  # 3.96
     result = sb.run(tmp_path, data, catalog)
     assert result.status == "optimal"
     assert f"warning: {finding.message}" in result.messages

@@ -61,7 +61,7 @@ def test_demand_scale_applies_to_a_bare_quantity_too(quickstart, catalog):
     values = knobs.defaults(quickstart, CAP)
     values.demand_scale = 2.0
     found = knobs.overrides(quickstart, values, CAP)
-    assert found["regions.dallas.demand.chat.scale"] == 2.0  # written "chat: 30e6 token/s"
+    assert found["regions.dallas.demand.chat.scale"] == 2.0  # written "chat: 6e6 token/s"
     assert found["regions.new_york.demand.chat.scale"] == 2.0
     scaled = load_recipe(
         Recipe("bundled", "quickstart.yaml").with_overrides(found), catalog, scenarios_dir()
