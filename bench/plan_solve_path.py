@@ -8,6 +8,7 @@ Run by hand (not part of the test suite; about ten minutes with the defaults):
     python bench/plan_solve_path.py --mip                    # also the integer variant, once
     python bench/plan_solve_path.py --profile 24x6           # cProfile of build + hand-over
     python bench/plan_solve_path.py --json plan.json
+    python bench/plan_solve_path.py --reference /tmp/before  # beside older code, alternating
 
 ``scenarios/plan-100k-gpu.yaml`` (a year of typical days, planning mode) at each
 ``--aggregations`` ``DxS`` (D typical days of S segments) is measured exactly as
@@ -54,7 +55,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from fresh_process import run_fresh  # noqa: E402
-from solve_path import median_run, profile_build  # noqa: E402
+from solve_path import iterations_text, load_average, median_run, profile_build  # noqa: E402
 
 from scenarios import synthetic_scenario  # noqa: E402
 
@@ -92,27 +93,44 @@ def _write(folder: Path, name: str, data: dict[str, Any]) -> Path:
     return path
 
 
-def _solve_path(*args: str) -> dict[str, Any]:
-    """One of bench/solve_path.py's children (geomodel or floor) in a fresh process."""
-    return run_fresh(SOLVE_PATH, *args, single_threaded=False)
+def _solve_path(*args: str, tree: Path | None = None) -> dict[str, Any]:
+    """One of bench/solve_path.py's children (geomodel or floor) in a fresh process;
+    ``tree``: geomodel imported from that source tree."""
+    return run_fresh(SOLVE_PATH, *args, single_threaded=False, tree=tree)
 
 
-def measure(label: str, path: Path, folder: Path, repeats: int, log) -> dict[str, Any]:
-    """geomodel and its floor on one scenario file: median of ``repeats`` fresh processes each."""
+def measure(
+    label: str, path: Path, folder: Path, repeats: int, log, reference: Path | None = None
+) -> dict[str, Any]:
+    """geomodel and its floor on one scenario file (and the ``reference`` tree's geomodel
+    and floor): median of ``repeats`` fresh processes each, alternating within a repeat."""
     lp = folder / f"{label}.npz"
     _solve_path("geomodel", str(path), str(lp), "{}")
-    runs: dict[str, list[dict[str, Any]]] = {"geomodel": [], "floor": []}
-    for repeat in range(repeats):  # alternate, so load changes hit both alike
-        for kind, args in (("geomodel", (str(path), "", "{}")), ("floor", (str(lp),))):
-            run = _solve_path(kind, *args)
+    kinds: list[tuple[str, tuple[str, ...], Path | None]] = [
+        ("geomodel", (str(path), "", "{}"), None),
+        ("floor", (str(lp),), None),
+    ]
+    if reference is not None:
+        reference_lp = folder / f"{label} reference.npz"
+        _solve_path("geomodel", str(path), str(reference_lp), "{}", tree=reference)
+        kinds += [
+            ("reference", (str(path), "", "{}"), reference),
+            ("reference_floor", (str(reference_lp),), None),
+        ]
+    runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind, _, _ in kinds}
+    for repeat in range(repeats):  # alternate, so load changes hit all alike
+        for kind, args, tree in kinds:
+            child = "floor" if kind.endswith("floor") else "geomodel"
+            run = _solve_path(child, *args, tree=tree)
             runs[kind].append(run)
             log(
                 f"  {label} {kind} {repeat + 1}/{repeats}: total {run['total']:.2f} s "
-                f"(solve {run['solve']:.2f}), peak {run['peak_mb']:.0f} MB"
+                f"(solve {run['solve']:.2f}, {run['solve_cpu']:.2f} CPU), "
+                f"peak {run['peak_mb']:.0f} MB"
             )
     g, f = median_run(runs["geomodel"]), median_run(runs["floor"])
     error = abs(g["objective_highs"] - f["objective_highs"]) / max(1e-12, abs(f["objective_highs"]))
-    return {
+    result = {
         "label": label,
         "geomodel": g,
         "floor": f,
@@ -127,6 +145,17 @@ def measure(label: str, path: Path, folder: Path, repeats: int, log) -> dict[str
         "kb_per_column": g["peak_mb"] * 1024 / g["columns"],
         "kb_per_column_above_imports": (g["peak_mb"] - g["baseline_mb"]) * 1024 / g["columns"],
     }
+    if reference is not None:
+        r = median_run(runs["reference"])
+        result["reference"] = r
+        result["reference_floor"] = median_run(runs["reference_floor"])
+        result["reference_objective_relative_error"] = abs(
+            r["objective_highs"] - g["objective_highs"]
+        ) / max(1e-12, abs(r["objective_highs"]))
+        result["reference_kb_per_column"] = r["peak_mb"] * 1024 / r["columns"]
+        for phase in ("total", "end_to_end", "solve_cpu", "peak_mb"):
+            result[f"{phase}_over_reference"] = g[phase] / r[phase]
+    return result
 
 
 def same_solve(runs: dict[str, list[dict[str, Any]]]) -> float:
@@ -151,23 +180,30 @@ PHASES = ("load", "inputs", "build", "handover", "solve", "readback", "total", "
 
 def print_report(results: list[dict[str, Any]], mip: dict[str, Any] | None) -> None:
     print()
-    print(f"machine: {os.cpu_count()} cores; load average before/after: {LOAD[0]} / {_load()}")
+    print(f"machine: {os.cpu_count()} cores; load average before/after: {LOAD[0]} / {load_average()}")
     print("seconds, median of each measurement's fresh processes; peak RSS MB (RSS after imports)")
     head = ["run", "columns", "rows", *PHASES, "peak MB", "KB/column", "KB/column above imports"]
+    head += ["solve CPU", "iterations (simplex/IPM/crossover)"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in results:
-        for kind in ("geomodel", "floor"):
+        for kind in ("geomodel", "floor", "reference", "reference_floor"):
+            if kind not in r:
+                continue
             run = r[kind]
-            cells = [f"{r['label']} {kind}", f"{r['columns']:,}" if kind == "geomodel" else "", ""]
-            if kind == "geomodel":
-                cells[2] = f"{r['rows']:,}"
+            model = kind in ("geomodel", "reference")
+            cells = [f"{r['label']} {kind.replace('_', ' ')}", "", ""]
+            if model:
+                cells[1:] = [f"{run['columns']:,}", f"{run['rows']:,}"]
             cells += [f"{run[p]:.2f}" if isinstance(run.get(p), int | float) else "" for p in PHASES]
             cells.append(f"{run['peak_mb']:.0f} ({run['baseline_mb']:.0f})")
-            if kind == "geomodel":
-                cells += [f"{r['kb_per_column']:.1f}", f"{r['kb_per_column_above_imports']:.1f}"]
+            if model:
+                per_column = run["peak_mb"] * 1024 / run["columns"]
+                above = (run["peak_mb"] - run["baseline_mb"]) * 1024 / run["columns"]
+                cells += [f"{per_column:.1f}", f"{above:.1f}"]
             else:
                 cells += ["", ""]
+            cells += [f"{run['solve_cpu']:.2f}", iterations_text(run)]
             print("| " + " | ".join(cells) + " |")
     print()
     for r in results:
@@ -180,6 +216,14 @@ def print_report(results: list[dict[str, Any]], mip: dict[str, Any] | None) -> N
             f"{r['objective_relative_error']:.1e}; "
             f"method {r['geomodel']['options'].get('solver', 'simplex')}"
         )
+        if "reference" in r:
+            print(
+                f"      against the reference tree: total {r['total_over_reference']:.2f}x, "
+                f"end-to-end {r['end_to_end_over_reference']:.2f}x, solve CPU "
+                f"{r['solve_cpu_over_reference']:.2f}x, peak {r['peak_mb_over_reference']:.2f}x, "
+                f"KB/column {r['kb_per_column']:.1f} vs {r['reference_kb_per_column']:.1f}; "
+                f"objectives agree to {r['reference_objective_relative_error']:.1e}"
+            )
     plans = {r["label"]: r for r in results if r["label"].startswith("plan")}
     for label, r in plans.items():
         twins = [label.replace("plan", f"operational {kind}") for kind in ("hourly", "year")]
@@ -203,11 +247,7 @@ def print_report(results: list[dict[str, Any]], mip: dict[str, Any] | None) -> N
         )
 
 
-def _load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-LOAD = [_load()]
+LOAD = [load_average()]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,6 +265,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="DxS", help="only profile build + hand-over")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        metavar="TREE",
+        help="also measure geomodel from this source tree (e.g. the code before a change)",
+    )
     options = parser.parse_args(argv)
 
     def log(line: str) -> None:
@@ -240,7 +286,9 @@ def main(argv: list[str] | None = None) -> int:
         for aggregation in options.aggregations:
             log(f"plan {aggregation} ...")
             path = _write(folder, f"plan_{aggregation}", plan_data(aggregation))
-            results.append(measure(f"plan {aggregation}", path, folder, options.repeats, log))
+            results.append(
+                measure(f"plan {aggregation}", path, folder, options.repeats, log, options.reference)
+            )
             sites, workloads = options.operational or OPERATIONAL
             days, segments = (int(x) for x in aggregation.split("x"))
             for kind, synthetic in (
@@ -251,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"{label} ({sites} sites, {workloads} workloads) ...")
                 synthetic["solver"] = {**synthetic.get("solver", {}), "threads": 2}
                 path = _write(folder, label.replace(" ", "_"), synthetic)
-                results.append(measure(label, path, folder, options.repeats, log))
+                results.append(measure(label, path, folder, options.repeats, log, options.reference))
             if options.json:
                 options.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
         if options.mip:
@@ -263,7 +311,11 @@ def main(argv: list[str] | None = None) -> int:
                 payload = {"results": results, "mip": mip}
                 options.json.write_text(json.dumps(payload, indent=1, default=str), encoding="utf-8")
     print_report(results, mip)
-    agree = all(r["objective_relative_error"] <= OBJECTIVE_TOLERANCE for r in results)
+    agree = all(
+        max(r["objective_relative_error"], r.get("reference_objective_relative_error", 0.0))
+        <= OBJECTIVE_TOLERANCE
+        for r in results
+    )
     return 0 if agree else 1
 
 

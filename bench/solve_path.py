@@ -6,10 +6,15 @@ Run by hand (not part of the test suite; it takes about an hour with all sizes):
     python bench/solve_path.py --sizes 1e4 1e5 --repeats 1 --no-linopy
     python bench/solve_path.py --json results.json    # also write every measurement
     python bench/solve_path.py --profile 1e6          # cProfile of build + hand-over only
+    python bench/solve_path.py --sizes 1e5 --reference /tmp/before   # against older code
+    python bench/solve_path.py --sizes 1e5 --linopy-columns 105600  # linopy at a set size
 
 For each size (``SIZES``: a ``bench/scenarios.py`` synthetic scenario of about
 10^4, 10^5 or 10^6 columns), every measurement runs in a fresh Python process,
-one after the other, and the median of ``--repeats`` processes is reported:
+the kinds alternating within each of ``--repeats`` rounds (so a change of the
+shared machine's load hits them alike), and the median of each kind is reported,
+with the HiGHS run's CPU seconds and its simplex, interior-point and crossover
+iterations (deterministic, unlike seconds) and the load averages before and after:
 
 * geomodel: ``load`` (catalogue and ``load_scenario``), ``inputs``
   (``build_inputs``), ``build`` (the Pyomo model and extensions, as
@@ -24,14 +29,24 @@ one after the other, and the median of ``--repeats`` processes is reported:
   fetched. Time: ``passModel`` + ``run`` + ``getSolution`` (reading the .npz is
   not timed); memory: that process's peak RSS.
 * linopy (``--no-linopy`` skips it): the synthetic placement LP of issue 7 at
-  the same sites and hours and about the same number of columns, built with
+  the same sites and hours and about the same number of columns (or
+  ``--linopy-columns N``: geomodel's count before a change that left columns
+  out, so that linopy's problem stays the size it was), built with
   linopy and solved with its highspy interface; its own floor (its matrices
-  passed to highspy) is measured the same way, so its ratio is comparable.
+  passed to highspy) is measured the same way, so its ratio is comparable. It is
+  a different, much smaller-rowed problem than geomodel's (the report prints both
+  objectives and row counts): its seconds say how fast HiGHS is on a placement LP
+  of that size, not what geomodel's own problem would take written in linopy (that
+  is the floor: the same LP with nothing around it).
+* reference (``--reference TREE``): geomodel imported from another source tree
+  (e.g. a checkout of the code before a change), measured by these same children,
+  with its own floor; the objectives must agree with geomodel's to 1e-6.
 
 Every HiGHS run uses ``threads=1`` (the synthetic scenarios set
 ``solver.threads: 1``; the linopy model is solved with ``threads=1``) and the
 method geomodel chooses (``solver.method: auto``), which the floor inherits with
-the other options; linopy gets the same method as geomodel at each size.
+the other options; linopy gets geomodel's method and dual feasibility tolerance
+(``SHARED_OPTIONS``) at each size.
 ``--highs NAME=VALUE ...`` sets HiGHS options on top, for every size. The
 objectives of geomodel and its floor must agree to 1e-6 relative (exit status 1
 otherwise). ``--partial FILE`` keeps the runs of the current size as they end.
@@ -100,6 +115,16 @@ def _nondefault_options(highs) -> dict[str, Any]:
     return options
 
 
+def _iterations(highs) -> dict[str, int]:
+    """HiGHS's iteration counts of its last run: deterministic, unlike seconds on a shared machine."""
+    info = highs.getInfo()
+    return {
+        "simplex_iterations": int(info.simplex_iteration_count),
+        "ipm_iterations": int(info.ipm_iteration_count),
+        "crossover_iterations": int(info.crossover_iteration_count),
+    }
+
+
 class _ExportedError(Exception):
     """Raised at ``Highs.run`` once the LP has been saved (the export run does not solve)."""
 
@@ -139,14 +164,17 @@ def child_geomodel(
         if export:
             for name, value in highs_options.items():
                 self.setOptionValue(name, value)
-            _save_lp(self.getLp(), _nondefault_options(self), export)
+            captured["options"] = _nondefault_options(self)
+            captured["columns"] = self.getNumCol()
+            _save_lp(self.getLp(), captured["options"], export)
             raise _ExportedError
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         status = original_run(self, *args, **kwargs)
         captured["solve"] = time.perf_counter() - began
+        captured["solve_cpu"] = time.process_time() - cpu
         captured["objective_highs"] = self.getInfo().objective_function_value
         captured["status"] = self.modelStatusToString(self.getModelStatus())
-        captured["simplex_iterations"] = self.getInfo().simplex_iteration_count
+        captured.update(_iterations(self))
         captured["options"] = _nondefault_options(self)
         captured["rows"], captured["columns"] = self.getNumRow(), self.getNumCol()
         captured["nonzeros"] = self.getNumNz()
@@ -154,17 +182,17 @@ def child_geomodel(
 
     highspy.Highs.run = run
     baseline = _current_rss_mb()
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     catalog = build_catalog()
     scenario = load_scenario(scenario_path, catalog=catalog)
     t1 = time.perf_counter()
     inputs = build_inputs(scenario, catalog)
-    t2 = time.perf_counter()
+    t2, cpu2 = time.perf_counter(), time.process_time()
     try:
         result = solve_inputs(inputs, host=catalog.host)
     except _ExportedError:
-        return {"exported": export}
-    t3 = time.perf_counter()
+        return {"exported": export, **captured}
+    t3, cpu3 = time.perf_counter(), time.process_time()
     peak = _peak_rss_mb()
     build = result.kpis["build_seconds"]
     handover = float(result.dataset.attrs["handover_seconds"])
@@ -178,6 +206,9 @@ def child_geomodel(
         "readback": (t3 - t2) - build - handover - solve,
         "total": t3 - t2,  # build + hand-over + solve + read-back, as issue 7 defines it
         "end_to_end": t3 - t0,
+        # process CPU seconds of the same spans: what a loaded machine's waiting leaves out
+        "total_cpu": cpu3 - cpu2,
+        "end_to_end_cpu": cpu3 - cpu0,
     }
     return {
         **phases,
@@ -252,22 +283,23 @@ def child_floor(npz_path: str) -> dict[str, Any]:
     for name, value in options.items():
         highs.setOptionValue(name, value)
     highs.passModel(lp)
-    t1 = time.perf_counter()
+    t1, cpu = time.perf_counter(), time.process_time()
     highs.run()
-    t2 = time.perf_counter()
+    t2, solve_cpu = time.perf_counter(), time.process_time() - cpu
     solution = np.asarray(highs.getSolution().col_value)
     t3 = time.perf_counter()
     info = highs.getInfo()
     return {
         "handover": t1 - t0,
         "solve": t2 - t1,
+        "solve_cpu": solve_cpu,
         "readback": t3 - t2,
         "total": t3 - t0,
         "peak_mb": _peak_rss_mb(),
         "baseline_mb": baseline,
         "objective_highs": info.objective_function_value,
         "status": highs.modelStatusToString(highs.getModelStatus()),
-        "simplex_iterations": info.simplex_iteration_count,
+        **_iterations(highs),
         "columns": n_col,
         "rows": n_row,
         "nonzeros": len(arrays["value"]),
@@ -338,7 +370,7 @@ def child_linopy(
 
     d = linopy_data(sites, hours, columns)
     baseline = _current_rss_mb()
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     w_, s_, t_, k_ = (
         {"workload": np.arange(d["workloads"])},
         {"site": np.arange(sites)},
@@ -373,20 +405,23 @@ def child_linopy(
             h.setOptionValue(name, value)
         _save_lp(h.getLp(), _nondefault_options(h), export)
         return {"exported": export}
+    cpu = time.process_time()
     status, condition = m.solve(
         solver_name="highs", io_api="direct", threads=1, output_flag=False, **highs_options
     )
-    t2 = time.perf_counter()
+    t2, solve_cpu = time.perf_counter(), time.process_time() - cpu
     h = m.solver_model
     run_seconds = h.getRunTime() if h is not None else float("nan")
     solution = m.variables["x"].solution.values  # read-back as a user would
-    t3 = time.perf_counter()
+    t3, cpu3 = time.perf_counter(), time.process_time()
     return {
         "build": t1 - t0,
         "solve_call": t2 - t1,
         "solve": run_seconds,
+        "solve_cpu": solve_cpu,  # linopy's hand-over to highspy included
         "readback": t3 - t2,
         "total": t3 - t0,
+        "total_cpu": cpu3 - cpu0,
         "peak_mb": _peak_rss_mb(),
         "baseline_mb": baseline,
         "objective_highs": float(m.objective.value),
@@ -395,6 +430,7 @@ def child_linopy(
         "rows": int(m.ncons),
         "workloads": d["workloads"],
         "solution_nan": int(np.isnan(solution).sum()),
+        **(_iterations(h) if h is not None else {}),
     }
 
 
@@ -415,9 +451,24 @@ def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: HiGHS options of geomodel's that linopy's run gets too: its method and tolerance
+SHARED_OPTIONS = ("solver", "simplex_strategy", "run_crossover", "dual_feasibility_tolerance")
+
+
 def measure_size(
-    label: str, folder: Path, repeats: int, linopy: bool, highs: dict[str, Any] | None, log
+    label: str,
+    folder: Path,
+    repeats: int,
+    linopy: bool,
+    highs: dict[str, Any] | None,
+    log,
+    reference: Path | None = None,
+    linopy_columns: int | None = None,
 ) -> dict[str, Any]:
+    """Every measurement of one size, repeat by repeat, the kinds alternating within a
+    repeat (geomodel, its floor, [the reference tree's geomodel and floor], [linopy and
+    its floor]) so a change of the machine's load hits them all alike. linopy's LP has
+    geomodel's column count, or ``linopy_columns``."""
     params = SIZES[label]
     highs = highs or {}
     highs_json = json.dumps(highs)
@@ -425,44 +476,42 @@ def measure_size(
     path = folder / f"synthetic_{label}.yaml"
     path.write_text(json.dumps(scenario, indent=1), encoding="utf-8")  # JSON is YAML
     lp_path = folder / f"geomodel_{label}.npz"
-    _child("geomodel", str(path), str(lp_path), highs_json)
-    out: dict[str, Any] = {
-        "size": label,
-        "params": params,
-        "highs_options": highs,
-        "geomodel_runs": [],
-        "floor_runs": [],
-    }
-    for kind, args in (("geomodel", (str(path), "", highs_json)), ("floor", (str(lp_path),))):
-        for repeat in range(repeats):
-            run = _child(kind, *args)
+    exported = _child("geomodel", str(path), str(lp_path), highs_json)
+    kinds: list[tuple[str, tuple[str, ...], Path | None]] = [
+        ("geomodel", (str(path), "", highs_json), None),
+        ("floor", (str(lp_path),), None),
+    ]
+    if reference is not None:
+        reference_lp = folder / f"reference_{label}.npz"
+        run_fresh(__file__, "geomodel", str(path), str(reference_lp), highs_json, tree=reference)
+        kinds += [
+            ("reference", (str(path), "", highs_json), reference),
+            ("reference_floor", (str(reference_lp),), None),
+        ]
+    if linopy:
+        shared = {k: v for k, v in exported["options"].items() if k in SHARED_OPTIONS}
+        linopy_json = json.dumps({**shared, **highs})  # geomodel's method, for linopy too
+        columns = linopy_columns or exported["columns"]
+        sizes = (str(params["sites"]), str(params["hours"]), str(columns))
+        linopy_lp = folder / f"linopy_{label}.npz"
+        _child("linopy", *sizes, str(linopy_lp), linopy_json)
+        kinds += [
+            ("linopy", (*sizes, "", linopy_json), None),
+            ("linopy_floor", (str(linopy_lp),), None),
+        ]
+    out: dict[str, Any] = {"size": label, "params": params, "highs_options": highs}
+    out.update({f"{kind}_runs": [] for kind, _, _ in kinds})
+    for repeat in range(repeats):
+        for kind, args, tree in kinds:
+            child = "floor" if kind.endswith("floor") else kind.replace("reference", "geomodel")
+            run = run_fresh(__file__, child, *args, tree=tree)
             out[f"{kind}_runs"].append(run)
             _save_partial(folder, out)
             log(
                 f"  {label} {kind} {repeat + 1}/{repeats}: total {run['total']:.2f} s, "
-                f"solve {run['solve']:.2f} s, peak {run['peak_mb']:.0f} MB"
+                f"solve {run['solve']:.2f} s ({run['solve_cpu']:.2f} s CPU), "
+                f"peak {run['peak_mb']:.0f} MB"
             )
-    if linopy:
-        first = out["geomodel_runs"][0]
-        method = {k: v for k, v in first["options"].items() if k in ("solver", "simplex_strategy")}
-        highs_json = json.dumps({**method, **highs})  # the method geomodel chose, for linopy too
-        sizes = (str(params["sites"]), str(params["hours"]), str(first["columns"]))
-        linopy_lp = folder / f"linopy_{label}.npz"
-        out["linopy_runs"], out["linopy_floor_runs"] = [], []
-        for repeat in range(repeats):
-            run = _child("linopy", *sizes, "", highs_json)
-            out["linopy_runs"].append(run)
-            _save_partial(folder, out)
-            log(
-                f"  {label} linopy {repeat + 1}/{repeats}: total {run['total']:.2f} s, "
-                f"solve {run['solve']:.2f} s, peak {run['peak_mb']:.0f} MB"
-            )
-        _child("linopy", *sizes, str(linopy_lp), highs_json)
-        for repeat in range(repeats):
-            run = _child("floor", str(linopy_lp))
-            out["linopy_floor_runs"].append(run)
-            _save_partial(folder, out)
-            log(f"  {label} linopy floor {repeat + 1}/{repeats}: total {run['total']:.2f} s")
     for key in [k for k in out if k.endswith("_runs")]:
         out[key.removesuffix("_runs")] = median_run(out[key])
     return out
@@ -475,6 +524,20 @@ def _save_partial(folder: Path, out: dict[str, Any]) -> None:
 
 
 PARTIAL: Path | None = None
+
+
+def _against(g: dict[str, Any], other: dict[str, Any], name: str) -> dict[str, Any]:
+    """Another kind's size, and geomodel's seconds and memory as ratios to its."""
+    return {
+        f"{name}_columns": other["columns"],
+        f"{name}_rows": other["rows"],
+        f"total_over_{name}": g["total"] / other["total"],
+        f"total_cpu_over_{name}": g["total_cpu"] / other["total_cpu"],
+        f"end_to_end_cpu_over_{name}": g["end_to_end_cpu"]
+        / other.get("end_to_end_cpu", other["total_cpu"]),
+        f"solve_cpu_over_{name}": g["solve_cpu"] / other["solve_cpu"],
+        f"peak_over_{name}": g["peak_mb"] / other["peak_mb"],
+    }
 
 
 def summarise(result: dict[str, Any]) -> dict[str, Any]:
@@ -492,6 +555,7 @@ def summarise(result: dict[str, Any]) -> dict[str, Any]:
         # memory the model needs beyond the imported libraries, against the floor's beyond numpy+highspy
         "memory_above_baseline_over_floor": (g["peak_mb"] - g["baseline_mb"])
         / max(1.0, f["peak_mb"] - f["baseline_mb"]),
+        "kb_per_column": g["peak_mb"] * 1024 / g["columns"],
         "objective_relative_error": objective_error,
         "objectives_agree": objective_error <= OBJECTIVE_TOLERANCE,
     }
@@ -499,9 +563,19 @@ def summarise(result: dict[str, Any]) -> dict[str, Any]:
     summary["total_goal"] = goal
     summary["total_goal_met"] = None if goal is None else summary["total_over_floor"] <= goal
     summary["memory_goal_met"] = summary["memory_over_floor"] <= MEMORY_GOAL
+    if "reference" in result:
+        ref = result["reference"]
+        reference_error = abs(ref["objective_highs"] - g["objective_highs"]) / max(
+            1e-12, abs(ref["objective_highs"])
+        )
+        summary.update(_against(g, ref, "reference"))
+        summary["end_to_end_over_reference"] = g["end_to_end"] / ref["end_to_end"]
+        summary["reference_kb_per_column"] = ref["peak_mb"] * 1024 / ref["columns"]
+        summary["reference_objective_relative_error"] = reference_error
+        summary["objectives_agree"] &= reference_error <= OBJECTIVE_TOLERANCE
     if "linopy" in result:
         lp, lf = result["linopy"], result["linopy_floor"]
-        summary["linopy_columns"] = lp["columns"]
+        summary.update(_against(g, lp, "linopy"))
         summary["linopy_total"] = lp["total"]
         summary["linopy_total_over_floor"] = lp["total"] / lf["total"]
         summary["linopy_memory_over_floor"] = lp["peak_mb"] / lf["peak_mb"]
@@ -512,27 +586,47 @@ def summarise(result: dict[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def print_report(results: list[dict[str, Any]]) -> None:
-    print()
-    print("seconds, median of each measurement's processes; peak RSS in MB (in brackets: RSS after")
-    print("imports, before the run); threads=1. total = build + hand-over + solve + read-back;")
-    print("end-to-end adds load and inputs.")
-    cols = ("load", "inputs", "build", "handover", "solve", "readback", "total", "end_to_end")
-    print(f"{'':>14} {'columns':>9} " + " ".join(f"{c[:10]:>10}" for c in cols) + f" {'peak MB':>14}")
+def iterations_text(run: dict[str, Any]) -> str:
+    """A run's simplex / interior-point / crossover iterations, e.g. ``0/47/8274``."""
+    keys = ("simplex_iterations", "ipm_iterations", "crossover_iterations")
+    return "/".join(str(run.get(key, "")) for key in keys)
 
-    def line(name: str, columns: Any, run: dict[str, Any]) -> None:
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, for the report (the machine may be shared)."""
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def print_report(results: list[dict[str, Any]], load_before: str) -> None:
+    print()
+    loads = f"{load_before} / {load_average()}"
+    print(f"machine: {os.cpu_count()} cores; load average before / after: {loads}")
+    print("seconds, median of each measurement's processes (alternating within each repeat); peak")
+    print("RSS in MB (in brackets: RSS after imports, before the run); threads=1. total = build +")
+    print("hand-over + solve + read-back; end-to-end adds load and inputs. solve CPU: the HiGHS")
+    print("run's process time; iterations: simplex / interior point / crossover.")
+    cols = ("load", "inputs", "build", "handover", "solve", "readback", "total", "end_to_end")
+    print(
+        f"{'':>15} {'columns':>9} {'rows':>8} "
+        + " ".join(f"{c[:10]:>10}" for c in cols)
+        + f" {'solve CPU':>10} {'iterations':>18} {'peak MB':>12}"
+    )
+
+    def line(name: str, run: dict[str, Any]) -> None:
         cells = " ".join(
             f"{run[c]:10.2f}" if isinstance(run.get(c), int | float) else f"{'':>10}" for c in cols
         )
+        its = iterations_text(run)
         memory = f"{run['peak_mb']:.0f} ({run['baseline_mb']:.0f})"
-        print(f"{name:>14} {columns:>9} {cells} {memory:>14}")
+        print(
+            f"{name:>15} {run.get('columns', ''):>9} {run.get('rows', ''):>8} {cells} "
+            f"{run['solve_cpu']:10.2f} {its:>18} {memory:>12}"
+        )
 
     for r in results:
-        line(f"{r['size']} geomodel", r["summary"]["columns"], r["geomodel"])
-        line("floor", "", r["floor"])
-        if "linopy" in r:
-            line("linopy", r["linopy"]["columns"], r["linopy"])
-            line("linopy floor", "", r["linopy_floor"])
+        for kind in ("geomodel", "floor", "reference", "reference_floor", "linopy", "linopy_floor"):
+            if kind in r:
+                line(f"{r['size']} {kind}" if kind == "geomodel" else kind.replace("_", " "), r[kind])
     print()
     for r in results:
         s = r["summary"]
@@ -548,15 +642,36 @@ def print_report(results: list[dict[str, Any]]) -> None:
         print(
             f"{r['size']}: {total}; build/solve {s['build_over_solve']:.2f}; {memory}; "
             f"objectives {'agree' if s['objectives_agree'] else 'DIFFER'} "
-            f"(rel. diff {s['objective_relative_error']:.1e})"
+            f"(rel. diff {s['objective_relative_error']:.1e}); "
+            f"peak {s['kb_per_column']:.1f} KB/column"
         )
+        if "total_over_reference" in s:
+            print(
+                f"      against the reference tree: total {s['total_over_reference']:.2f}x, "
+                f"end-to-end {s['end_to_end_over_reference']:.2f}x, CPU seconds: total "
+                f"{s['total_cpu_over_reference']:.2f}x, end-to-end "
+                f"{s['end_to_end_cpu_over_reference']:.2f}x, solve CPU "
+                f"{s['solve_cpu_over_reference']:.2f}x, peak {s['peak_over_reference']:.2f}x "
+                f"({s['reference_kb_per_column']:.1f} KB/column on "
+                f"{s['reference_columns']:,} columns, {s['reference_rows']:,} rows); objectives "
+                f"agree to {s['reference_objective_relative_error']:.1e}"
+            )
         if "linopy_total" in s:
             faster = "geomodel faster" if s["faster_than_linopy_seconds"] else "linopy faster"
             print(
                 f"      linopy: total {s['linopy_total']:.2f} s vs geomodel "
-                f"{r['geomodel']['total']:.2f} s ({faster}); total/floor linopy "
+                f"{r['geomodel']['total']:.2f} s ({faster}; geomodel/linopy total "
+                f"{s['total_over_linopy']:.2f}x, CPU seconds: total {s['total_cpu_over_linopy']:.2f}x, "
+                f"geomodel's end-to-end / linopy's total {s['end_to_end_cpu_over_linopy']:.2f}x, "
+                f"solve CPU {s['solve_cpu_over_linopy']:.2f}x, "
+                f"peak {s['peak_over_linopy']:.2f}x); total/floor linopy "
                 f"{s['linopy_total_over_floor']:.2f}x vs geomodel {s['total_over_floor']:.2f}x; "
                 f"linopy memory/floor {s['linopy_memory_over_floor']:.2f}x"
+            )
+            print(
+                f"      linopy's LP is issue 7's placement LP, not geomodel's: "
+                f"{s['linopy_rows']:,} rows against {s['rows']:,}, objective "
+                f"{r['linopy']['objective_highs']:.6g} against {r['geomodel']['objective_highs']:.6g}"
             )
 
 
@@ -642,7 +757,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="HiGHS options set on top of geomodel's for every size (e.g. solver=ipm)",
     )
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        metavar="TREE",
+        help="also measure geomodel from this source tree (e.g. the code before a change)",
+    )
+    parser.add_argument(
+        "--linopy-columns",
+        type=int,
+        metavar="N",
+        help="size linopy's LP to N columns, not geomodel's (e.g. geomodel's count before a "
+        "change that left columns out: the problem, not its LP, is what stays the same)",
+    )
     options = parser.parse_args(argv)
+    load_before = load_average()
     global PARTIAL
     PARTIAL = options.partial
     with tempfile.TemporaryDirectory(prefix="geomodel-bench-") as tmp:
@@ -660,12 +789,14 @@ def main(argv: list[str] | None = None) -> int:
                 not options.no_linopy,
                 parse_highs(options.highs or []),
                 lambda line: print(line, flush=True),
+                options.reference,
+                options.linopy_columns,
             )
             result["summary"] = summarise(result)
             results.append(result)
             if options.json:
                 options.json.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
-    print_report(results)
+    print_report(results, load_before)
     return 0 if all(r["summary"]["objectives_agree"] for r in results) else 1
 
 

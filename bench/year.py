@@ -7,6 +7,7 @@ Run by hand (not part of the test suite):
     python bench/year.py --skip-check --year 12 8x6       # only time the year
     python bench/year.py --skip-year --latency-weight 1e-4  # only the KPI check
     python bench/year.py --json year.json
+    python bench/year.py --skip-check --year 12x4 --reference /tmp/before --repeats 3
 
 Two parts, every solve in a fresh Python process (peak memory is per process):
 
@@ -74,11 +75,18 @@ def child_solve(scenario_path: str, highs_options: dict[str, Any]) -> dict[str, 
     return {**run, "wall": run["end_to_end"]}
 
 
-def _solve(folder: Path, name: str, scenario: dict[str, Any], highs: dict[str, Any]) -> dict[str, Any]:
+def _solve(
+    folder: Path,
+    name: str,
+    scenario: dict[str, Any],
+    highs: dict[str, Any],
+    tree: Path | None = None,
+) -> dict[str, Any]:
+    """One solve in a fresh process; ``tree``: geomodel imported from that source tree."""
     path = folder / f"{name}.yaml"
     path.write_text(json.dumps(scenario, indent=1), encoding="utf-8")  # JSON is YAML
     # not single-threaded: the year's goal is for 2 cores (tsam, HiGHS threads)
-    return run_fresh(__file__, str(path), json.dumps(highs), single_threaded=False)
+    return run_fresh(__file__, str(path), json.dumps(highs), single_threaded=False, tree=tree)
 
 
 def _scenario(
@@ -226,6 +234,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--year-time-limit", type=float, default=1800.0)
     parser.add_argument("--json", type=Path)
     parser.add_argument(
+        "--reference",
+        type=Path,
+        metavar="TREE",
+        help="also time the year with geomodel from this source tree (e.g. the code before a "
+        "change), alternating with this one",
+    )
+    parser.add_argument("--repeats", type=int, default=1, help="fresh processes per year timing")
+    parser.add_argument(
         "--highs",
         nargs="*",
         metavar="NAME=VALUE",
@@ -237,9 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     def log(line: str) -> None:
         print(line, flush=True)
 
-    from solve_path import parse_highs
+    from solve_path import iterations_text, load_average, median_run, parse_highs
 
     options.highs = parse_highs(options.highs)
+    log(f"load average at the start: {load_average()}")
     report: dict[str, Any] = {"threads": options.threads, "highs_options": options.highs}
     with tempfile.TemporaryDirectory(prefix="geomodel-year-") as tmp:
         folder = Path(tmp)
@@ -256,21 +273,27 @@ def main(argv: list[str] | None = None) -> int:
                 f"year: {options.sites} sites, {options.workloads} workloads, "
                 f"{label(aggregation)} typical days ..."
             )
-            run = _solve(
-                folder,
-                f"year_{label(aggregation)}",
-                _scenario(
-                    options.sites,
-                    options.workloads,
-                    aggregation,
-                    options.threads,
-                    options.year_time_limit,
-                    latency_weight=options.latency_weight,
-                    training_load=options.training_load,
-                ),
-                options.highs,
+            scenario = _scenario(
+                options.sites,
+                options.workloads,
+                aggregation,
+                options.threads,
+                options.year_time_limit,
+                latency_weight=options.latency_weight,
+                training_load=options.training_load,
             )
-            report["year"].append({"aggregation": aggregation, "run": run})
+            trees = {"geomodel": None}
+            if options.reference is not None:
+                trees["reference"] = options.reference
+            runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in trees}
+            for _ in range(options.repeats):  # alternating, so load changes hit both alike
+                for kind, tree in trees.items():
+                    name = f"year_{label(aggregation)}"
+                    runs[kind].append(_solve(folder, name, scenario, options.highs, tree))
+            entry = {"aggregation": aggregation, "runs": runs}
+            entry.update({kind: median_run(kind_runs) for kind, kind_runs in runs.items()})
+            entry["run"] = run = entry["geomodel"]
+            report["year"].append(entry)
             log(
                 f"  {label(aggregation)} typical days: {run['wall']:.1f} s wall "
                 f"({run['kpis']['solver_status']}): "
@@ -278,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{p} {run[p]:.1f}"
                     for p in ("load", "inputs", "build", "handover", "solve", "readback")
                 )
-                + f"; peak {run['peak_mb']:.0f} MB"
+                + f"; peak {run['peak_mb']:.0f} MB; solve CPU {run['solve_cpu']:.1f} s, "
+                f"iterations {iterations_text(run)}"
             )
             if options.json:
                 options.json.write_text(json.dumps(report, indent=1, default=str), encoding="utf-8")
@@ -309,6 +333,18 @@ def main(argv: list[str] | None = None) -> int:
             f"end to end, {run['solve']:.1f} s of it HiGHS's solve, on this machine at its "
             f"load; goal <= {GOAL_SECONDS:.0f} s on an idle 2-core machine: {verdict})"
         )
+        if "reference" in entry:
+            ref = entry["reference"]
+            error = abs(run["objective"] - ref["objective"]) / max(1e-12, abs(ref["objective"]))
+            print(
+                f"      against the reference tree (median of {options.repeats}, alternating): "
+                f"wall {run['wall'] / ref['wall']:.2f}x, solve {run['solve'] / ref['solve']:.2f}x, "
+                f"solve CPU {run['solve_cpu'] / ref['solve_cpu']:.2f}x, peak "
+                f"{run['peak_mb'] / ref['peak_mb']:.2f}x; columns {run['columns']:,} vs "
+                f"{ref['columns']:,}, rows {run['rows']:,} vs {ref['rows']:,}; iterations "
+                f"{iterations_text(run)} vs {iterations_text(ref)}; objectives agree to {error:.1e}"
+            )
+    print(f"load average at the end: {load_average()}")
     return 0
 
 

@@ -6,6 +6,7 @@ The CLI, the batch engine and the app all go through these functions.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -36,12 +37,16 @@ from geomodel.plugin_loader import (
     PluginHost,
     broken_extensions_allowed,
 )
+from geomodel.results.extension_results import add_extension_results
 from geomodel.results.extract import extract_results
 from geomodel.results.kpis import compute_kpis
+from geomodel.results.relaxation import relaxation_kpis
 from geomodel.results.result import Result, attach_kpis
+from geomodel.results.shadow_prices import add_shadow_prices
 from geomodel.scenario import Scenario, load_scenario
 from geomodel.solver.explain import PROVEN_BEFORE_SOLVING, explain_infeasible
 from geomodel.solver.highs import HighsSession, SolveOutcome, SolverSettings
+from geomodel.solver.participation import PARTICIPATION_METHODS, Relaxation, solve_participation
 from geomodel.solver.precheck import Finding, aggregate_checks, proves_infeasible
 
 Progress = Callable[[str], None]
@@ -136,9 +141,13 @@ def solve_inputs(
     report("build")
     model, messages, build_seconds = _build(inputs, host, epsilon, minimise, allow_broken_extensions)
     report("solve")
+    relaxation = None
+    session = None
     try:
         session = HighsSession(model, settings)
-        outcome = session.run()
+        outcome, relaxation = solve_participation(session, model, participation(inputs))
+        if session.duals and outcome.has_solution:
+            session.fixed_integer_duals()  # an extension's shadow prices after a MIP
         if minimise != "weighted" and outcome.has_solution:
             outcome = cheapest_at_term_minimum(model, settings, outcome)
         elif outcome.status == "infeasible" and not proves_infeasible(findings, with_supply=True):
@@ -147,7 +156,8 @@ def solve_inputs(
         names = re.findall(r"'([^']+)'", str(error))
         outcome = SolveOutcome("infeasible", str(error), iis_constraints=names)
     report("results")
-    return _result(model, inputs, outcome, build_seconds, messages, findings, host)
+    weighted = session if minimise == "weighted" else None
+    return _result(model, inputs, outcome, build_seconds, messages, findings, host, relaxation, weighted)
 
 
 def solve_epsilon_points(
@@ -190,15 +200,14 @@ def solve_epsilon_points(
         if position:
             set_epsilon_bound(model, term, bound, session)
         report("solve")
-        outcome = session.run()
+        outcome, relaxation = solve_participation(session, model, participation(inputs))
+        if session.duals and outcome.has_solution:
+            session.fixed_integer_duals()  # an extension's shadow prices after a MIP
         if outcome.status == "infeasible":
             session.find_iis(outcome)
         report("results")
-        results.append(
-            _result(
-                model, inputs, outcome, build_seconds if not position else 0.0, list(messages), [], host
-            )
-        )
+        seconds = build_seconds if not position else 0.0
+        results.append(_result(model, inputs, outcome, seconds, list(messages), [], host, relaxation))
     return results
 
 
@@ -218,8 +227,15 @@ def solver_settings(inputs: xr.Dataset, threads: int | None = None) -> SolverSet
     )
 
 
+def participation(inputs: xr.Dataset) -> str:
+    """``solver.participation`` of the scenario (docs/model.md (6))."""
+    return _solver_options(inputs).get("participation", PARTICIPATION_METHODS[0])
+
+
 def _integer_choices(inputs: xr.Dataset) -> IntegerChoices:
-    return IntegerChoices(**_solver_options(inputs).get("integer", {}))
+    """The integer options; a synchronous job's site use is binary unless it is relaxed."""
+    options = _solver_options(inputs).get("integer", {})
+    return IntegerChoices(**options, site_participation=participation(inputs) != "relaxed")
 
 
 def _build(
@@ -289,9 +305,12 @@ def _result(
     messages: list[str],
     findings: list[Finding],
     host: PluginHost | None,
+    relaxation: Relaxation | None = None,
+    session: HighsSession | None = None,
 ) -> Result:
     """The Result of a solve; ``model`` is None when the aggregate checks proved the
-    scenario infeasible before anything was built."""
+    scenario infeasible before anything was built. With the ``session`` of a weighted
+    solve, the envelope's shadow prices join the results (``results.shadow_prices``)."""
     kpis: dict[str, Any] = {
         "solver_status": outcome.status,
         "mip_gap": outcome.mip_gap if outcome.mip_gap is not None else float("nan"),
@@ -300,8 +319,27 @@ def _result(
     }
     if outcome.has_solution:
         dataset = extract_results(model)
+        if session is not None:
+            add_shadow_prices(dataset, model, session)
         kpis.update(compute_kpis(dataset, inputs, model.weight_hours))
+        extension_kpis, notes = add_extension_results(model, inputs, dataset, host)
+        kpis.update(extension_kpis)
+        messages.extend(notes)
         kpis["objective"] = outcome.objective * _KUSD
+        bound = relaxation.objective if relaxation is not None else None
+        kpis.update(
+            relaxation_kpis(
+                kpis["objective"],
+                None if bound is None else bound * _KUSD,
+                relaxation.seconds if relaxation is not None else math.nan,
+                participation(inputs),
+            )
+        )
+        if relaxation is not None and relaxation.fell_back:
+            messages.append(
+                "relax-and-fix found no plan within the groups the relaxation used; the full "
+                "MIP was solved instead"
+            )
         for term, name in TERM_KPIS.items():
             kpis[name] = (
                 float(

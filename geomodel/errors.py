@@ -8,7 +8,8 @@ as one clear line without a traceback; the CLI shows the traceback only with
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 
 class GeomodelError(Exception):
@@ -40,6 +41,47 @@ class UnknownNameError(GeomodelError, KeyError):
 
     def __str__(self) -> str:  # KeyError would add quotes around the message
         return self.args[0]
+
+
+class Problem(Protocol):
+    """What :class:`ScenarioError` reads of a problem
+    (:class:`geomodel.scenario.problems.Problem` is one)."""
+
+    severity: str
+    position: Any
+
+
+class ScenarioError(GeomodelError):
+    """A scenario has problems (:class:`geomodel.scenario.problems.Problem`); all of them
+    are listed, one per line.
+
+    Errors come first, in file order and then line order, warnings after them.
+    """
+
+    def __init__(self, problems: Sequence[Problem], source: str | None = None) -> None:
+        self.problems = in_reading_order(problems)
+        self.source = source
+        errors = [p for p in problems if p.severity == "error"]
+        warnings = len(problems) - len(errors)
+        head = f"{source}: " if source else ""
+        noun = "problem" if len(errors) == 1 else "problems"
+        also = f" (and {warnings} warning{'s' if warnings > 1 else ''})" if warnings else ""
+        lines = [f"{head}{len(errors)} {noun} found{also}"] + [f"  {p}" for p in self.problems]
+        super().__init__("\n".join(lines))
+
+
+def in_reading_order(problems: Sequence[Problem]) -> list[Problem]:
+    """Errors before warnings; within each, by file (first seen first), then by line."""
+    files: dict[str, int] = {}
+    for problem in problems:
+        files.setdefault(problem.position.file if problem.position else "", len(files))
+
+    def key(problem: Problem) -> tuple[int, int, int]:
+        file = problem.position.file if problem.position else ""
+        line = (problem.position.line or 0) if problem.position else 0
+        return (problem.severity == "warning", files[file], line)
+
+    return sorted(problems, key=key)
 
 
 class PluginError(GeomodelError):

@@ -7,8 +7,25 @@ renamed without a deprecation period (pluggy's ``warn_on_impl_args``), and a
 plugin may implement a hook with fewer arguments than the spec lists.
 
 A plugin module may declare ``GEOMODEL_PLUGIN_API = "1"``: the major version of
-this contract it was written for. A plugin built for another major version is
-refused with both versions in the message.
+this contract it was written for (or ``"1.4"``: the version whose hooks it uses).
+A plugin built for another major version is refused with both versions in the
+message; one that needs a later minor version than this geomodel provides is
+refused with the geomodel release that provides it.
+
+Versions (:data:`PLUGIN_API_HISTORY`): each plugin API version, what it added and
+the first geomodel release that provides it. Require that release in a plugin's
+``dependencies`` when it uses what the version added.
+
+============  ===============  ==========================================================
+plugin API    geomodel         added
+============  ===============  ==========================================================
+1.0           0.1.0            catalogue hooks for hardware, links and power;
+                               ``validate_scenario``; ``extend_model``
+1.1           0.1.0            ``register_build_costs``
+1.2           0.1.0            ``register_weather_points``
+1.3           0.2.0            ``extension_settings``; ``extension_results``
+1.4           0.2.0            ``register_language_models``
+============  ===============  ==========================================================
 """
 
 from __future__ import annotations
@@ -19,16 +36,25 @@ import pluggy
 
 if TYPE_CHECKING:
     import xarray as xr
+    from pydantic import BaseModel
 
     from geomodel.catalog.costs import BuildCost
     from geomodel.catalog.entries import HardwareSystem, LinkTechnology, PowerSource
     from geomodel.catalog.language_models import LanguageModel
-    from geomodel.catalog.registry import Catalog
     from geomodel.catalog.weather import WeatherPoint
+    from geomodel.results.extension_outputs import ExtensionOutput
 
 PROJECT_NAME = "geomodel"
 #: Version of this contract; the major part must match a plugin's GEOMODEL_PLUGIN_API.
-PLUGIN_API_VERSION = "1.3"
+PLUGIN_API_VERSION = "1.4"
+#: Plugin API version -> the first geomodel release that provides it (table above).
+PLUGIN_API_HISTORY: dict[str, str] = {
+    "1.0": "0.1.0",
+    "1.1": "0.1.0",
+    "1.2": "0.1.0",
+    "1.3": "0.2.0",
+    "1.4": "0.2.0",
+}
 
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
@@ -190,7 +216,7 @@ def register_language_models() -> list[LanguageModel]:
         no; the lists of all plugins are joined. A name a built-in (or an earlier
         plugin) has is refused.
     Added in:
-        plugin API 1.3
+        plugin API 1.4
     """
 
 
@@ -198,16 +224,18 @@ def register_language_models() -> list[LanguageModel]:
 
 
 @hookspec
-def validate_scenario(scenario: Any, catalog: Catalog) -> list[str]:
+def validate_scenario(scenario: Any, catalog: Any) -> list[str]:
     """Extra checks a plugin makes on a scenario that passed the core validation.
 
     Parameters:
         scenario: the validated scenario object.
-        catalog: the catalogue the scenario is resolved against.
+        catalog: the :class:`geomodel.Catalog` the scenario is resolved against.
     Returns:
-        A list of problems, each one sentence naming the field; empty when fine.
-        An implementation that raises is a problem of the scenario too (its check
-        could not run), reported with the plugin's name.
+        A list of problems, each one sentence; empty when fine. A problem that
+        starts with the field path and a colon (``extensions.acme.sites.a: ...``)
+        is reported at that field's file and line. An implementation that raises
+        is a problem of the scenario too (its check could not run), reported with
+        the plugin's name.
     Units:
         none.
     Called:
@@ -216,6 +244,36 @@ def validate_scenario(scenario: Any, catalog: Catalog) -> list[str]:
         no; the problems of all plugins are reported together.
     Added in:
         plugin API 1.0
+    """
+
+
+@hookspec
+def extension_settings() -> type[BaseModel] | None:
+    """The pydantic model of this plugin's settings under ``extensions.<plugin name>``.
+
+    Declaring the settings makes geomodel check them like every scenario field:
+    types, ranges, units (a :func:`geomodel.extensions.Quantity` field takes
+    ``"400 MWh"`` or a bare number in its unit), defaults, unknown fields with a
+    did-you-mean, each problem at its file and line, all of a file at once. Derive
+    the model from :class:`geomodel.extensions.ExtensionSettings` (unknown fields
+    are errors); key per-site settings by :data:`geomodel.extensions.SiteName` to
+    have site names checked against the scenario. ``extend_model`` then reads the
+    validated settings with :func:`geomodel.extensions.settings_from_inputs`.
+
+    Returns:
+        A pydantic model class, or None for no declared settings (the plugin then
+        checks its settings itself, in ``validate_scenario``). Something else is a
+        failure of the plugin and a problem of any scenario that gives it settings.
+    Units:
+        those the model's fields declare; validated values are stored in them.
+    Called:
+        when a scenario that has an ``extensions`` section is validated, and when
+        its inputs are built (the validated settings, with their defaults, go
+        into the inputs' ``extensions_json`` attribute).
+    firstresult:
+        no; each plugin answers for its own ``extensions.<plugin name>``.
+    Added in:
+        plugin API 1.3
     """
 
 
@@ -244,4 +302,39 @@ def extend_model(model: Any, inputs: xr.Dataset) -> None:
         no; every plugin's extension is applied, in registration order.
     Added in:
         plugin API 1.0
+    """
+
+
+# --- results: called when a solved model is read back ------------------------
+
+
+@hookspec
+def extension_results(model: Any, inputs: xr.Dataset, results: xr.Dataset) -> list[ExtensionOutput]:
+    """Variables and KPIs this plugin's extension adds to the results and ``report``.
+
+    Parameters:
+        model: the solved Pyomo ``ConcreteModel`` (read values with ``pyo.value``;
+            the plugin's own components are there by the names it gave them).
+        inputs: the inputs Dataset the model was built from.
+        results: the results Dataset read back so far (core variables such as
+            ``it_power_mw``); do not change it, return what to add.
+    Returns:
+        A list of :class:`geomodel.extensions.ExtensionVariable` (a Dataset
+        variable on existing dimensions, with units and a description) and
+        :class:`geomodel.extensions.ExtensionKpi` (one number with units and a
+        description), each named with the plugin's name as a prefix; empty for a
+        scenario that does not use the plugin. Variables join the results Dataset;
+        KPIs join ``Result.kpis``, the KPI table of ``run`` and ``report``, and the
+        result's ``extension_kpis_json`` attribute. An output that breaks these
+        rules, or an implementation that raises, is dropped with a warning naming
+        the plugin in the result's messages.
+    Units:
+        each output's ``units`` (model units: MW, MWh, kUSD, tCO2e; or your own,
+        such as m3).
+    Called:
+        once per solve that has a solution, after the core results are read.
+    firstresult:
+        no; the outputs of all plugins are joined.
+    Added in:
+        plugin API 1.3
     """

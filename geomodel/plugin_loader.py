@@ -2,7 +2,9 @@
 
 Nothing happens at import time: :func:`load_plugins` builds a fresh pluggy
 manager on each call. geomodel's own plugins (distribution ``geomodel``) load
-first, so a third-party entry can never replace a built-in one. A plugin that
+first, so a third-party entry can never replace a built-in one; a plugin name two
+third-party distributions claim loads from neither, so no install order decides
+which plugin a run uses (:func:`load_entry_points`). A plugin that
 fails to import, was built for another plugin API, or raises in a hook is
 recorded as a :class:`PluginFailure` with its distribution's name, and the others
 still load; ``GEOMODEL_STRICT_PLUGINS=1`` turns the failures into one error that
@@ -86,6 +88,8 @@ class PluginHost:
     strict: bool = False
     #: things worth saying that are not a plugin's fault (an unknown name to disable)
     warnings: list[str] = field(default_factory=list)
+    #: plugins GEOMODEL_DISABLE_PLUGINS kept out: entry-point name -> distribution
+    disabled: dict[str, str] = field(default_factory=dict)
 
     def fail(
         self,
@@ -150,6 +154,8 @@ def summarise(value: Any, width: int = 60) -> str:
     if isinstance(value, list | tuple):
         kinds = sorted({type(item).__name__ for item in value})
         return f"{type(value).__name__} of {len(value)}" + (f" {'/'.join(kinds)}" if kinds else "")
+    if isinstance(value, type):  # extension_settings returns its settings model
+        return f"class {value.__name__}"
     sizes = getattr(value, "sizes", None)  # an xarray Dataset
     if isinstance(sizes, Mapping):
         return f"{type(value).__name__}({', '.join(f'{k}={n}' for k, n in sizes.items())})"
@@ -169,6 +175,33 @@ def _trace(hook_name: str, plugin: str, arguments: dict[str, Any], outcome: str,
 
 def plugin_api_major(version: str) -> str:
     return str(version).split(".")[0]
+
+
+def api_version_problem(declared: str) -> str:
+    """Why a plugin written for plugin API ``declared`` cannot load here: another major
+    version ("" when the major versions agree)."""
+    provided = hookspecs.PLUGIN_API_VERSION
+    if plugin_api_major(declared) != plugin_api_major(provided):
+        return f"built for plugin API {declared}, but this geomodel provides plugin API {provided}"
+    return ""
+
+
+def later_api_note(declared: str) -> str:
+    """For a plugin written for a later minor version than this geomodel provides: the
+    geomodel release that provides it ("" otherwise), to say why its hooks are unknown."""
+    provided = hookspecs.PLUGIN_API_VERSION
+    try:
+        later = tuple(map(int, declared.split("."))) > tuple(map(int, provided.split(".")))
+    except ValueError:
+        return ""
+    if not later:
+        return ""
+    release = hookspecs.PLUGIN_API_HISTORY.get(declared)
+    needs = f"geomodel {release} or later" if release else "a later geomodel"
+    return (
+        f"; it is built for plugin API {declared}, which {needs} provides (this geomodel "
+        f"provides {provided}): upgrade geomodel"
+    )
 
 
 def _env_flag(name: str) -> bool:
@@ -218,11 +251,15 @@ def load_plugins(
     disabled = _disabled_names()
     known: set[str] = set()
     if use_entry_points:
+        enabled = []
         for entry_point in installed_entry_points():
             names = {normalise_name(entry_point.name), normalise_name(_dist_name(entry_point))}
             known |= names
-            if not names & disabled:
-                _load_entry_point(host, entry_point)
+            if names & disabled:
+                host.disabled[entry_point.name] = _dist_name(entry_point)
+            else:
+                enabled.append(entry_point)
+        load_entry_points(host, enabled)
     for name, plugin in extra_plugins:
         known.add(normalise_name(name))
         if normalise_name(name) not in disabled:
@@ -293,6 +330,42 @@ def _module_name(plugin: object) -> str:
     return getattr(plugin, "__name__", type(plugin).__name__)
 
 
+def load_entry_points(host: PluginHost, entry_points_: Sequence[EntryPoint]) -> None:
+    """Load each entry point on its own, in the order given, into ``host``.
+
+    A plugin name claimed by two distributions other than geomodel's is refused for
+    all of them: which one would load must not depend on the order of installed
+    distributions. A built-in keeps its name (built-ins come first); a later claim
+    is refused.
+    """
+    claims: dict[str, list[str]] = {}
+    for entry_point in entry_points_:
+        claims.setdefault(entry_point.name, []).append(_dist_name(entry_point))
+    for entry_point in entry_points_:
+        distributions = claims[entry_point.name]
+        contested = BUILTIN_DISTRIBUTION not in distributions and len(set(distributions)) > 1
+        if contested:
+            others = sorted(set(distributions) - {_dist_name(entry_point)}) or distributions
+            host.fail(
+                entry_point.name,
+                "load",
+                name_clash_reason(entry_point.name, others),
+                _dist_name(entry_point),
+            )
+            continue
+        _load_entry_point(host, entry_point)
+
+
+def name_clash_reason(name: str, others: Sequence[str]) -> str:
+    """Why a plugin name two third-party distributions claim loads from neither."""
+    listed = " and ".join(others)
+    return (
+        f"refused: plugin name {name!r} is also claimed by distribution {listed}, so neither "
+        f"loads (which one would must not depend on install order); uninstall one, or "
+        f"disable one by its distribution name ({DISABLE_ENV}={others[0]})"
+    )
+
+
 def _load_entry_point(host: PluginHost, entry_point: EntryPoint) -> None:
     distribution = _dist_name(entry_point)
     version = _dist_field(entry_point, "version")
@@ -317,11 +390,8 @@ def _register(
         reason = f"refused: plugin name {name!r} is already used by {other}{first}"
         host.fail(name, "load", reason, distribution)
         return
-    if plugin_api_major(api_version) != plugin_api_major(hookspecs.PLUGIN_API_VERSION):
-        reason = (
-            f"built for plugin API {api_version}, but this geomodel provides "
-            f"plugin API {hookspecs.PLUGIN_API_VERSION}"
-        )
+    reason = api_version_problem(api_version)
+    if reason:
         host.fail(name, "load", reason, distribution)
         return
     try:
@@ -336,6 +406,7 @@ def _register(
     ]
     if unknown:
         host.manager.unregister(plugin)
-        host.fail(name, "load", f"implements unknown hooks {sorted(unknown)}", distribution)
+        reason = f"implements unknown hooks {sorted(unknown)}{later_api_note(api_version)}"
+        host.fail(name, "load", reason, distribution)
         return
     host.plugins[name] = info

@@ -20,115 +20,90 @@ Discharge minus charge enters the site's power balance through
 ``extra_supply_mw``; ``cycle_cost`` (USD per MWh discharged) enters the
 objective through ``extra_cost_kusd``. The round-trip efficiency is split
 evenly between charging and discharging.
+
+The settings are declared (:class:`BatterySettings`, hook ``extension_settings``), so
+geomodel checks them like every scenario field: units, ranges, unknown fields with a
+did-you-mean and site names, each problem at its line.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass
 from typing import Any
 
-from geomodel.hookspecs import hookimpl
-from geomodel.scenario.units import to_unit
+from pydantic import Field
 
-GEOMODEL_PLUGIN_API = "1"
+from geomodel.extensions import ExtensionSettings, Quantity, SiteName, settings_from_inputs
+from geomodel.hookspecs import hookimpl
+
+GEOMODEL_PLUGIN_API = "1.3"
 NAME = "battery"
 #: Settings geomodel's conformance checks use on their minimal scenario (site ``site_a``,
 #: 1 MW envelope): a 0.2 MWh, 0.1 MW battery, so the checks solve its constraints.
 GEOMODEL_EXAMPLE_SETTINGS = {"sites": {"site_a": {"energy": "0.2 MWh", "power": "0.1 MW"}}}
 
 
-@dataclass(frozen=True)
-class Battery:
-    energy_mwh: float
-    power_mw: float
-    efficiency: float = 0.88
-    initial_soc: float = 0.5
-    cycle_cost_usd_per_mwh: float = 0.0
+class Battery(ExtensionSettings):
+    """The battery of one site."""
 
-
-def parse_batteries(settings: dict[str, Any], site_names: list[str]) -> tuple[dict, list[str]]:
-    """(site -> Battery, problems) from the scenario's ``extensions.battery`` mapping."""
-    problems: list[str] = []
-    unknown = set(settings) - {"sites"}
-    if unknown:
-        problems.append(f"extensions.battery: unknown fields {sorted(unknown)}; expected 'sites'")
-    sites = settings.get("sites") or {}
-    if not isinstance(sites, dict):
-        return {}, ["extensions.battery.sites: expected a mapping of site name -> battery"]
-    batteries = {}
-    for site, raw in sites.items():
-        where = f"extensions.battery.sites.{site}"
-        if site not in site_names:
-            problems.append(f"{where}: unknown site {site!r}; known sites: {', '.join(site_names)}")
-            continue
-        try:
-            batteries[site] = _battery(raw)
-        except (ValueError, TypeError) as error:
-            problems.append(f"{where}: {error}")
-    return batteries, problems
-
-
-def _battery(raw: Any) -> Battery:
-    if not isinstance(raw, dict):
-        raise ValueError(f"expected a mapping with energy and power, got {raw!r}")
-    known = {"energy", "power", "efficiency", "initial_soc", "cycle_cost"}
-    if set(raw) - known:
-        raise ValueError(f"unknown fields {sorted(set(raw) - known)}; allowed: {sorted(known)}")
-    if "energy" not in raw or "power" not in raw:
-        raise ValueError("needs 'energy' (MWh) and 'power' (MW)")
-    battery = Battery(
-        energy_mwh=to_unit(raw["energy"], "MWh"),
-        power_mw=to_unit(raw["power"], "MW"),
-        efficiency=to_unit(raw.get("efficiency", 0.88), "dimensionless"),
-        initial_soc=to_unit(raw.get("initial_soc", 0.5), "dimensionless"),
-        cycle_cost_usd_per_mwh=to_unit(raw.get("cycle_cost", 0.0), "USD/MWh"),
+    energy: Quantity("MWh", ge=0) = Field(description="energy capacity", examples=["400 MWh"])
+    power: Quantity("MW", ge=0) = Field(
+        description="most charging or discharging power", examples=["100 MW"]
     )
-    if battery.energy_mwh < 0 or battery.power_mw < 0 or battery.cycle_cost_usd_per_mwh < 0:
-        raise ValueError("energy, power and cycle_cost must be >= 0")
-    if not 0 < battery.efficiency <= 1:
-        raise ValueError(f"efficiency must lie in (0, 1], got {battery.efficiency}")
-    if not 0 <= battery.initial_soc <= 1:
-        raise ValueError(f"initial_soc must lie in [0, 1], got {battery.initial_soc}")
-    return battery
+    efficiency: float = Field(
+        default=0.88,
+        gt=0,
+        le=1,
+        description="round-trip efficiency, split evenly between charging and discharging",
+    )
+    initial_soc: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="state of charge before the first step, as a share of the energy "
+        "capacity; the last step ends with at least as much",
+    )
+    cycle_cost: Quantity("USD/MWh", ge=0) = Field(
+        default=0.0, description="variable cost per MWh discharged (wear)", examples=["2 USD/MWh"]
+    )
+
+
+class BatterySettings(ExtensionSettings):
+    """Everything under ``extensions.battery``."""
+
+    sites: dict[SiteName, Battery] = Field(
+        default_factory=dict, description="the battery of each site that has one"
+    )
 
 
 @hookimpl
-def validate_scenario(scenario: Any) -> list[str]:
-    settings = scenario.extensions.get(NAME)
-    if settings is None:
-        return []
-    if not isinstance(settings, dict):
-        return ["extensions.battery: expected a mapping with 'sites'"]
-    return parse_batteries(settings, list(scenario.sites))[1]
+def extension_settings() -> type[BatterySettings]:
+    return BatterySettings
 
 
 @hookimpl
 def extend_model(model: Any, inputs: Any) -> None:
     import pyomo.environ as pyo
 
-    settings = json.loads(inputs.attrs.get("extensions_json", "{}")).get(NAME)
-    if not settings:
+    settings = settings_from_inputs(inputs, NAME, BatterySettings)
+    if settings is None or not settings.sites:
         return
     sites = [str(s) for s in inputs["site"].values]
-    batteries, problems = parse_batteries(settings, sites)
-    if problems:
-        raise ValueError("; ".join(problems))
+    batteries = settings.sites
     dt = inputs["dt_hours"].values
     weight_hours = model.weight_hours
     steps = range(len(dt))
     index = [(sites.index(site), t) for site in batteries for t in steps]
     spec = {sites.index(site): battery for site, battery in batteries.items()}
     model.battery_charge_mw = pyo.Var(
-        index, bounds=lambda _, s, t: (0.0, spec[s].power_mw), doc="battery charging power"
+        index, bounds=lambda _, s, t: (0.0, spec[s].power), doc="battery charging power"
     )
     model.battery_discharge_mw = pyo.Var(
-        index, bounds=lambda _, s, t: (0.0, spec[s].power_mw), doc="battery discharging power"
+        index, bounds=lambda _, s, t: (0.0, spec[s].power), doc="battery discharging power"
     )
     model.battery_soc_mwh = pyo.Var(
         index,
-        bounds=lambda _, s, t: (0.0, spec[s].energy_mwh),
+        bounds=lambda _, s, t: (0.0, spec[s].energy),
         doc="battery state of charge at the end of each step",
     )
 
@@ -145,7 +120,7 @@ def extend_model(model: Any, inputs: Any) -> None:
         elif cyclic:
             before = m.battery_soc_mwh[s, t + period - 1]
         else:
-            before = battery.initial_soc * battery.energy_mwh
+            before = battery.initial_soc * battery.energy
         return m.battery_soc_mwh[s, t] == before + dt[t] * (
             one_way * m.battery_charge_mw[s, t] - m.battery_discharge_mw[s, t] / one_way
         )
@@ -154,16 +129,14 @@ def extend_model(model: Any, inputs: Any) -> None:
     if not cyclic:
         model.battery_end = pyo.Constraint(
             list(spec),
-            rule=lambda m, s: (
-                m.battery_soc_mwh[s, len(dt) - 1] >= spec[s].initial_soc * spec[s].energy_mwh
-            ),
+            rule=lambda m, s: m.battery_soc_mwh[s, len(dt) - 1] >= spec[s].initial_soc * spec[s].energy,
         )
     for s, t in index:
         supply = model.extra_supply_mw[s, t]
         supply.set_value(supply.expr + model.battery_discharge_mw[s, t] - model.battery_charge_mw[s, t])
     cost = sum(
-        weight_hours[t] * spec[s].cycle_cost_usd_per_mwh / 1000.0 * model.battery_discharge_mw[s, t]
+        weight_hours[t] * spec[s].cycle_cost / 1000.0 * model.battery_discharge_mw[s, t]
         for s, t in index
-        if spec[s].cycle_cost_usd_per_mwh
+        if spec[s].cycle_cost
     )
     model.extra_cost_kusd.set_value(model.extra_cost_kusd.expr + cost)

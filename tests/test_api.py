@@ -262,7 +262,7 @@ def test_a_time_limit_on_a_milp_is_reported_without_a_crash(catalog):
         overrides={
             "solver.integer.systems_on_off": True,
             "solver.integer.dp_replicas": True,
-            "solver.integer.site_participation": True,
+            "solver.participation": "exact",
             "solver.time_limit": 0.001,
             "solver.mip_gap": 0,
         },

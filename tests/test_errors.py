@@ -21,3 +21,16 @@ def test_unknown_name_error_is_one_line_with_suggestions():
 
 def test_usage_error_names_the_option():
     assert str(UsageError("--chips", "must be > 0, got -5")) == "--chips: must be > 0, got -5"
+
+
+def test_scenario_error_is_one_of_geomodels_errors_where_they_all_are():
+    """Issue 24, item 6: ``from geomodel.errors import ScenarioError`` failed."""
+    import geomodel
+    import geomodel.scenario
+    from geomodel.errors import GeomodelError, ScenarioError
+    from geomodel.scenario.problems import Position, Problem
+
+    assert ScenarioError is geomodel.ScenarioError is geomodel.scenario.ScenarioError
+    error = ScenarioError([Problem("a.b", "bad", Position("s.yaml", 3))], "s.yaml")
+    assert isinstance(error, GeomodelError)
+    assert str(error) == "s.yaml: 1 problem found\n  s.yaml:3: a.b: bad"

@@ -206,3 +206,31 @@ def test_every_repository_path_the_guide_names_exists():
     assert paths, "the guide should point at the files it describes"
     missing = sorted(p for p in paths if not (ROOT / p).exists())
     assert not missing, f"docs/plugins.md names files that do not exist: {missing}"
+
+
+# --- the version map (issue 24, item 7) -------------------------------------------------
+
+
+def release_tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:2])
+
+
+def test_every_plugin_api_version_maps_to_the_geomodel_release_that_provides_it():
+    from importlib.metadata import version
+
+    history = hookspecs.PLUGIN_API_HISTORY
+    assert list(history)[-1] == hookspecs.PLUGIN_API_VERSION, "the current version is mapped last"
+    releases = [release_tuple(r) for r in history.values()]
+    assert releases == sorted(releases), "a later API version cannot come with an earlier release"
+    # this geomodel provides the current version: its release is at least the one mapped
+    assert release_tuple(version("geomodel")) >= release_tuple(history[hookspecs.PLUGIN_API_VERSION])
+    for name, hook in HOOKS.items():
+        added = re.fullmatch(r"plugin API (\d+\.\d+)\.?", docstring_sections(hook)["Added in"]).group(1)
+        assert added in history, f"{name} was added in {added}, which the version map lacks"
+
+
+def test_the_version_map_is_the_same_in_the_guide_and_the_hookspecs_docstring():
+    for api, release in hookspecs.PLUGIN_API_HISTORY.items():
+        assert f"| {api} | {release} |" in GUIDE, f"docs/plugins.md lacks the row of API {api}"
+        row = re.search(rf"^{re.escape(api)}\s+{re.escape(release)}\s", hookspecs.__doc__, re.M)
+        assert row, f"the hookspecs docstring lacks the row of API {api}"

@@ -15,7 +15,7 @@ import sys
 import pytest
 from plugin_fixtures import TESTS_DIR, installed_plugin_distributions, write_distribution
 
-from geomodel import hookimpl
+from geomodel import hookimpl, hookspecs
 from geomodel.catalog import build_catalog
 from geomodel.errors import GeomodelError, PluginError
 from geomodel.hookspecs import PLUGIN_API_VERSION
@@ -182,6 +182,8 @@ def versioned_plugin(api_version: object) -> object:
 
 @pytest.mark.parametrize("version", ["1", "1.0", "1.9", 1])
 def test_a_plugin_for_the_same_major_api_version_loads(version):
+    """A minor version only adds: a plugin of a later minor loads while it uses only
+    what this geomodel has."""
     host = load_plugins(use_entry_points=False, extra_plugins=[("versioned", versioned_plugin(version))])
     assert host.failures == []
     assert host.plugins["versioned"].api_version == str(version)
@@ -218,6 +220,28 @@ def test_a_plugin_implementing_an_unknown_hook_is_refused_as_a_whole():
     assert "implements unknown hooks ['register_cooling_systems']" in failure.reason
     assert "unknown_hook" not in catalog.plugins
     assert "fixture_with_unknown_hook" not in catalog.hardware
+
+
+@pytest.mark.parametrize(
+    ("declared", "needs"),
+    [("1.3", ""), ("1.4", "geomodel 9.9.0 or later"), ("1.9", "a later geomodel")],
+)
+def test_a_plugin_of_a_later_minor_api_using_a_hook_it_added_names_the_upgrade(
+    declared, needs, monkeypatch
+):
+    """Issue 24, item 7: a plugin written for a later minor version failed with 'unknown
+    hooks' alone; the failure now says which geomodel provides its version."""
+    module = importlib.import_module("plugin_fixtures.unknown_hook")
+    monkeypatch.setattr(module, "GEOMODEL_PLUGIN_API", declared, raising=False)
+    monkeypatch.setitem(hookspecs.PLUGIN_API_HISTORY, "1.4", "9.9.0")  # a future release
+    host = load_plugins(use_entry_points=False, extra_plugins=[("later", module)])
+    (failure,) = host.failures
+    assert "implements unknown hooks ['register_cooling_systems']" in failure.reason
+    if not needs:  # written for this geomodel's own version: a typo, nothing to upgrade
+        assert "upgrade" not in failure.reason
+    else:
+        assert f"built for plugin API {declared}, which {needs} provides" in failure.reason
+        assert f"(this geomodel provides {PLUGIN_API_VERSION}): upgrade geomodel" in failure.reason
 
 
 def test_a_hookimpl_asking_for_an_argument_the_spec_lacks_is_refused():
@@ -309,8 +333,8 @@ def test_an_invalid_entry_of_an_installed_plugin_names_plugin_distribution_and_f
     (slow,) = [f for f in catalog.failures if "fixture_slow_link" in f.reason]
     assert str(slow) == (
         "plugin 'invalid' (distribution geomodel-fixture-invalid) register_link_technologies: "
-        "entry 0 ('fixture_slow_link') is invalid: latency_us_per_km: "
-        "Input should be less than or equal to 6 (got 10.0)"
+        "entry 0 ('fixture_slow_link') is invalid: latency_us_per_km = 10.0 us/km is outside "
+        "the physical range [3, 6] us/km"
     )
     assert "fixture_valid_among_invalid" in catalog.hardware
 
@@ -341,13 +365,28 @@ def test_distribution_names_are_matched_as_normalised_names(installed, monkeypat
 
 
 def test_two_distributions_using_one_plugin_name_are_an_error_naming_both(installed, monkeypatch):
+    """Issue 24, item 2: the distribution that sorted first kept the name; now neither
+    loads, whatever the order, and each failure names the other distribution."""
     write_distribution(
         installed, "geomodel-fixture-rival", "0.5", {"good": "plugin_fixtures.dict_entries"}
     )
     host = load_plugins()
-    # entry points load in (distribution, name) order, so the first distribution keeps the name
+    assert "good" not in host.plugins
+    clashes = {f.distribution: f for f in host.failures if f.name == "good"}
+    assert set(clashes) == {FIXTURE_DIST, "geomodel-fixture-rival"}
+    assert "is also claimed by distribution geomodel-fixture-rival" in clashes[FIXTURE_DIST].reason
+    assert f"is also claimed by distribution {FIXTURE_DIST}" in str(clashes["geomodel-fixture-rival"])
+    assert "must not depend on install order" in clashes[FIXTURE_DIST].reason
+
+
+def test_disabling_one_of_two_distributions_using_one_plugin_name_loads_the_other(
+    installed, monkeypatch
+):
+    write_distribution(
+        installed, "geomodel-fixture-rival", "0.5", {"good": "plugin_fixtures.dict_entries"}
+    )
+    monkeypatch.setenv(DISABLE_ENV, f"{os.environ[DISABLE_ENV]},geomodel-fixture-rival")
+    host = load_plugins()
     assert host.plugins["good"].distribution == FIXTURE_DIST
-    (clash,) = [f for f in host.failures if f.name == "good"]
-    assert clash.distribution == "geomodel-fixture-rival"
-    assert FIXTURE_DIST in clash.reason
-    assert "geomodel-fixture-rival" in str(clash)
+    assert host.disabled["good"] == "geomodel-fixture-rival"
+    assert [f for f in host.failures if f.name == "good"] == []

@@ -113,8 +113,8 @@ def test_an_unknown_name_names_the_plugin_that_tried_to_register_it():
     assert message.startswith("unknown hardware system 'fixture_tried_server'")
     assert (
         "plugin 'tries' (distribution local) tried to register 'fixture_tried_server' and failed: "
-        "entry 0 ('fixture_tried_server') is invalid: active_power_kw_per_chip: "
-        "Input should be greater than or equal to 0.05 (got -1.0)"
+        "entry 0 ('fixture_tried_server') is invalid: active_power_kw_per_chip = -1.0 kW per chip "
+        "is outside the physical range [0.05, 5] kW per chip"
     ) in message
 
 
@@ -146,8 +146,8 @@ def test_a_bad_typed_entry_is_named_and_its_neighbours_are_kept():
     (failure,) = catalog.failures
     assert failure.entry == "fixture_grid_bad"
     assert failure.reason == (
-        "entry 1 ('fixture_grid_bad') is invalid: price_usd_per_mwh: "
-        "Input should be greater than or equal to -500 (got -9000)"
+        "entry 1 ('fixture_grid_bad') is invalid: price_usd_per_mwh = -9000 USD/MWh is outside "
+        "the physical range [-500, 5000] USD/MWh"
     )
 
 

@@ -16,6 +16,7 @@ from geomodel.catalog.entries import (
     PowerSource,
     collecting_invalid_entries,
 )
+from geomodel.catalog.entry_problems import entry_problem_text
 from geomodel.catalog.language_models import LanguageModel
 from geomodel.catalog.weather import (
     WeatherMatch,
@@ -27,6 +28,7 @@ from geomodel.errors import UnknownNameError
 from geomodel.geo import Location
 from geomodel.plugin_loader import (
     BUILTIN_DISTRIBUTION,
+    DISABLE_ENV,
     PluginFailure,
     PluginHost,
     PluginInfo,
@@ -68,6 +70,8 @@ class Catalog:
     weather_points: dict[str, WeatherPoint] = field(default_factory=dict)
     language_models: dict[str, LanguageModel] = field(default_factory=dict)
     provider: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (kind, name) two or more third-party plugins define -> those plugins; used by none
+    clashes: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     plugins: dict[str, PluginInfo] = field(default_factory=dict)
     failures: list[PluginFailure] = field(default_factory=list)
     host: PluginHost | None = None
@@ -117,6 +121,9 @@ class Catalog:
     def failure_note(self, kind: str, name: str) -> str:
         """Why ``name`` may be missing from ``kind``: the plugin that tried to register it
         and failed, or plugins whose whole load or hook of that kind failed; "" if none."""
+        clash = self.clashes.get((kind, name))
+        if clash:
+            return clash_note(SINGULAR[kind], name, [self.plugins[p] for p in clash])
         exact = [f for f in self.failures if f.entry == name and f.kind == kind]
         if exact:
             return "; ".join(
@@ -145,6 +152,16 @@ class Catalog:
         return {info.distribution: info.version for info in self.plugins.values()}
 
 
+def clash_note(what: str, name: str, plugins: list[PluginInfo]) -> str:
+    """Why a name two third-party plugins define is used from neither, and what to do."""
+    listed = " and ".join(f"plugin {p.name!r} (distribution {p.distribution})" for p in plugins)
+    return (
+        f"{what} {name!r} is defined by {listed}, so geomodel uses neither (which one would "
+        f"win must not depend on install order): uninstall one, or disable one by its "
+        f"distribution name ({DISABLE_ENV}={plugins[-1].distribution})"
+    )
+
+
 def _plugin_label(failure: PluginFailure) -> str:
     return f"plugin {failure.name!r} (distribution {failure.distribution})"
 
@@ -158,7 +175,9 @@ def build_catalog(host: PluginHost | None = None) -> Catalog:
 
     Built-ins load first (:func:`geomodel.plugin_loader.installed_entry_points`), so
     a name a later plugin defines again is refused and the failure names that later
-    plugin. In strict mode every load and catalogue failure is raised at the end.
+    plugin; a name two third-party plugins define is used from neither
+    (:attr:`Catalog.clashes`), and each is a failure naming the other. In strict mode
+    every load and catalogue failure is raised at the end.
     """
     if host is None:
         host = load_plugins(strict=False)  # strict mode raises below, with every failure
@@ -171,11 +190,12 @@ def build_catalog(host: PluginHost | None = None) -> Catalog:
             returns = list(host.call_each(hook_name))
         for plugin, returned in returns:
             for entry in _validated(host, plugin, kind, entry_class, returned):
-                if entry.name in entries:
+                if (kind, entry.name) in catalog.clashes or entry.name in entries:
                     _refuse(host, catalog, plugin, kind, entry.name)
                     continue
                 entries[entry.name] = entry
                 catalog.provider[(kind, entry.name)] = plugin.name
+        _report_clashes(host, catalog, kind)
         host.failures[before:] = [
             failure if failure.kind else replace(failure, kind=kind)
             for failure in host.failures[before:]
@@ -187,20 +207,46 @@ def build_catalog(host: PluginHost | None = None) -> Catalog:
 
 
 def _refuse(host: PluginHost, catalog: Catalog, plugin: PluginInfo, kind: str, name: str) -> None:
-    """A second definition of ``name``: the plugin that loaded later is the failure."""
-    first = host.plugins[catalog.provider[(kind, name)]]
-    if first.distribution == BUILTIN_DISTRIBUTION:
-        why = "a built-in entry cannot be replaced"
-    else:
-        why = "the first definition is kept"
-    host.fail(
-        plugin.name,
-        CATALOG_KINDS[kind][0],
-        f"{SINGULAR[kind]} {name!r} is also defined by plugin {first.name!r} "
-        f"(distribution {first.distribution}), which loaded first: refused, {why}",
-        entry=name,
-        kind=kind,
-    )
+    """A second definition of ``name``. Against a built-in the later plugin is the
+    failure; between third-party plugins the name is taken from all of them, and each
+    is a failure naming the others, so the plan never depends on load order."""
+    clash = catalog.clashes.get((kind, name))
+    if clash is None:
+        first = host.plugins[catalog.provider[(kind, name)]]
+        if first.name == plugin.name:  # the plugin's own list decides, not install order
+            host.fail(
+                plugin.name,
+                CATALOG_KINDS[kind][0],
+                f"{SINGULAR[kind]} {name!r} is returned twice: the first is kept",
+                entry=name,
+                kind=kind,
+            )
+            return
+        if first.distribution == BUILTIN_DISTRIBUTION:
+            host.fail(
+                plugin.name,
+                CATALOG_KINDS[kind][0],
+                f"{SINGULAR[kind]} {name!r} is also defined by plugin {first.name!r} "
+                f"(distribution {first.distribution}), which loaded first: refused, a built-in "
+                "entry cannot be replaced",
+                entry=name,
+                kind=kind,
+            )
+            return
+        clash = catalog.clashes[(kind, name)] = [first.name]
+        del catalog.entries(kind)[name], catalog.provider[(kind, name)]
+    clash.append(plugin.name)
+
+
+def _report_clashes(host: PluginHost, catalog: Catalog, kind: str) -> None:
+    """One failure per plugin of each name of ``kind`` that several plugins define."""
+    for (clash_kind, name), plugins in catalog.clashes.items():
+        if clash_kind != kind:
+            continue
+        infos = [host.plugins[p] for p in plugins]
+        note = clash_note(SINGULAR[kind], name, infos)
+        for info in infos:
+            host.fail(info.name, CATALOG_KINDS[kind][0], note, entry=name, kind=kind)
 
 
 def _validated(
@@ -218,24 +264,30 @@ def _validated(
         label = getattr(item, "name", None) or (item.get("name") if isinstance(item, dict) else None)
         where = f"entry {position} ({label!r})" if label else f"entry {position}"
         try:
-            valid.append(_as_entry(entry_class, item))
+            cls, data = _fields_of(entry_class, item)
+            valid.append(cls.model_validate(data))
         except (ValidationError, TypeError) as error:
+            reason = (
+                entry_problem_text(error, cls, data)
+                if isinstance(error, ValidationError)
+                else one_line(error)
+            )
             host.fail(
                 plugin.name,
                 hook_name,
-                f"{where} is invalid: {one_line(error)}",
+                f"{where} is invalid: {reason}",
                 entry=label if isinstance(label, str) else "",
                 kind=kind,
             )
     return valid
 
 
-def _as_entry(entry_class: type[Entry], item: Any) -> Entry:
+def _fields_of(entry_class: type[Entry], item: Any) -> tuple[type[BaseModel], dict]:
+    """The class to validate ``item`` with and the fields to validate."""
     if isinstance(item, dict):
-        return entry_class.model_validate(item)
+        return entry_class, item
     if not isinstance(item, entry_class):
         raise TypeError(f"expected {entry_class.__name__}, got {type(item).__name__}")
     # Re-validate: a plugin may have built the object with model_construct(), or its
     # constructor found a bad value while the hook ran (collecting_invalid_entries).
-    cls: type[BaseModel] = type(item)
-    return cls.model_validate(item.given_fields())
+    return type(item), item.given_fields()

@@ -8,7 +8,10 @@ import typer
 
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
 
-KIND_HELP = "What the plugin contributes: hardware, link, power or model (a model extension)."
+KIND_HELP = (
+    "What the plugin contributes: hardware, link, power, weather (a weather point), cost "
+    "(build costs) or model (a model extension)."
+)
 
 
 def new_plugin(
@@ -54,7 +57,7 @@ def check_plugin(
     else:
         rows = [
             {
-                "result": "PASS" if r.passed else "FAIL",
+                "result": r.verdict,
                 "check": r.check,
                 "entry": f"{singular(r.kind)} {r.entry}".strip() if r.entry else r.kind,
                 "field": r.field,
@@ -73,9 +76,11 @@ def check_plugin(
             },
             title=f"Conformance of plugin {report.plugin!r} (distribution {report.distribution})",
         )
-        failed = len(report.failures)
+        failed, warned = len(report.failures), len(report.warnings)
+        with_warnings = f" ({warned} with a warning)" if warned else ""
         console().print(
-            f"{len(report.results) - failed} checks passed, {failed} failed.", highlight=False
+            f"{len(report.results) - failed} checks passed{with_warnings}, {failed} failed.",
+            highlight=False,
         )
     if not report.passed:
         raise typer.Exit(1)

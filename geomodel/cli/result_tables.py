@@ -9,12 +9,15 @@ from rich.markup import escape
 
 from geomodel.cli.output import console, print_table
 from geomodel.inputs.dataset import is_planning
+from geomodel.results.extension_results import extension_kpi_specs
 from geomodel.results.kpis import KPI_SPECS, PLANNING_ONLY_KPIS
 
 
 def print_result(result, title: str) -> None:
     """A Pareto front as one table (what each point builds is in --json); otherwise the
-    KPI table, the placement summary and what was built. Then the messages in words."""
+    KPI table, the placement summary, what was built and whether the plan can be carried
+    out (the gap to its relaxation, the checker's findings). Then the messages in words."""
+    from geomodel.cli.executable_output import print_executable
     from geomodel.cli.planning_output import print_build
 
     front = result.front
@@ -24,6 +27,7 @@ def print_result(result, title: str) -> None:
         print_kpi_table(result, title)
         print_placement(result)
         print_build(result, title)
+        print_executable(result)
     out = console()
     for message in result.messages:
         out.print(f"[yellow]{escape(message)}[/yellow]", soft_wrap=True)
@@ -37,6 +41,10 @@ def print_kpi_table(result, title: str) -> None:
         {"kpi": name, "value": result.kpis[name], "units": units}
         for name, (units, _) in KPI_SPECS.items()
         if name in result.kpis and (planning or name not in PLANNING_ONLY_KPIS)
+    ]
+    rows += [  # the model extensions' own KPIs, after the core ones
+        {"kpi": name, "value": spec["value"], "units": spec["units"]}
+        for name, spec in extension_kpi_specs(result.dataset).items()
     ]
     print_table(rows, {"kpi": "KPI", "value": "value", "units": "units"}, title=title)
 

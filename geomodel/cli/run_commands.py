@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from geomodel.cli.executable_output import executable_payload
 from geomodel.cli.output import JSON_HELP, console, print_json, print_table
 from geomodel.cli.output_file import FORCE_HELP, check_output, write_result
 from geomodel.cli.planning_output import build_payload
@@ -96,7 +97,11 @@ def run(
     if json_output:
         payload: dict = {"kpis": result.kpis, "messages": result.messages}
         if sweep is None:
-            payload.update(placement=placement_json(result), build=build_payload(result))
+            payload.update(
+                placement=placement_json(result),
+                build=build_payload(result),
+                executable=executable_payload(result),
+            )
         else:
             payload = {
                 "pareto": sweep[0],
@@ -208,7 +213,11 @@ def report(
                 **payload,
             }
         else:
-            payload.update(placement=placement_json(result), build=build_payload(result))
+            payload.update(
+                placement=placement_json(result),
+                build=build_payload(result),
+                executable=executable_payload(result),
+            )
         print_json(payload)
         return
     print_result(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))

@@ -34,6 +34,7 @@ from geomodel.inputs.serving import service_variables
 from geomodel.inputs.timesteps import TimeSteps, plain_steps, typical_days
 from geomodel.inputs.water import site_wue, water_caps_m3
 from geomodel.inputs.weather import site_weather_notes
+from geomodel.scenario.extension_checks import settings_for_inputs
 from geomodel.scenario.network import region_site_latency_ms, scenario_links
 from geomodel.scenario.schema import Scenario
 from geomodel.scenario.serving_rates import service_rates
@@ -142,6 +143,7 @@ def build_inputs(scenario: Scenario, catalog: Catalog | None = None) -> xr.Datas
         first,
         scenario.solver.merge_jobs,
         scenario.solver.integer.model_dump(),
+        scenario.solver.participation,
     )
     data.update(jobs)
     data.update(transfer_variables(transfer))
@@ -367,7 +369,9 @@ def _attributes(scenario: Scenario, catalog: Catalog, hours: pd.DatetimeIndex) -
         "unserved_penalty_usd_per_mtoken": objective.unserved_penalty,
         "solver_options": scenario.solver.model_dump_json(),
         "shed_idle_power": int(scenario.solver.shed_idle_power),
-        "extensions_json": json.dumps(scenario.extensions, sort_keys=True, default=str),
+        "extensions_json": json.dumps(
+            settings_for_inputs(scenario, catalog), sort_keys=True, default=str
+        ),
         "geomodel_version": __version__,
         "plugin_versions": json.dumps(catalog.versions(), sort_keys=True),
     }

@@ -19,8 +19,9 @@ exact (docs/model.md, "Job classes") under one of two conditions:
   its own caps, and every term of the objective is the same.
 
 Jobs that may span linked sites, jobs with more chips than a usable site holds,
-and every job under the integer options ``dp_replicas`` or
-``site_participation`` stay on their own.
+and every job under the integer option ``dp_replicas`` stay on their own. A class of
+several jobs is a pool of independent runs (``job_synchronous`` false in the inputs):
+binary site use (``solver.participation``) applies to each job alone, not to the class.
 """
 
 from __future__ import annotations

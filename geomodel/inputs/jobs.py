@@ -70,6 +70,7 @@ def plan_jobs(
     rates = system_rates(columns, systems, catalog, total)
     chips_at = usable_chips(columns, rates, available)
     spans = may_span(columns, (chips_at > 0).any(axis=2), links, list(scenario.sites))
+    spans &= columns.synchronous  # a pool's experiments exchange nothing between sites
     bounds = np.stack([columns.start_h, columns.end_h], axis=1).reshape(len(columns), 2)
     unique, window_id = np.unique(bounds, axis=0, return_inverse=True)
     hour = np.arange(len(hours), dtype=float)
@@ -105,10 +106,16 @@ def job_variables(
     first_step: np.ndarray,
     merge: bool,
     integer_options: dict,
+    participation: str = "exact",
 ) -> tuple[dict[str, xr.Variable], JobClasses]:
-    """The model's job variables (one entry per class) and the classes."""
+    """The model's job variables (one entry per class) and the classes.
+
+    ``participation`` is ``solver.participation``: with ``exact`` and ``relax_fix`` every
+    synchronous job that could use two sites gets site-use variables (binary in the
+    model), with ``relaxed`` only those whose LP rows can bind (docs/model.md (6)).
+    """
     columns, rates = planned.columns, planned.rates
-    whole = not (integer_options.get("dp_replicas") or integer_options.get("site_participation"))
+    whole = not integer_options.get("dp_replicas")
     classes = merge_classes(
         columns,
         rates,
@@ -124,11 +131,16 @@ def job_variables(
     site_chips = planned.chips_at.sum(axis=2)
     several = (site_chips > 0).sum(axis=1) > 1
     smallest = np.where(site_chips > 0, site_chips, np.inf).min(axis=1)
-    needs_span = (
-        planned.spans | (several & (cap > smallest)) | bool(integer_options.get("site_participation"))
-    )
+    # one synchronous run: a class of several jobs is a pool of independent ones
+    synchronous = columns.synchronous[rep] & (classes.size == 1)
+    if participation == "relaxed":
+        binds = (planned.spans | (several & (cap > smallest)))[rep]
+    else:
+        binds = several[rep]
+    needs_span = binds & synchronous
     gradient = np.nan_to_num(columns.gradient_gb[rep], nan=0.0)
     traffic = ALLREDUCE_TRAFFIC_FACTOR * gradient * 8.0 / columns.sync_interval_s[rep]
+    traffic = np.where(synchronous, traffic, 0.0)
     return (
         {
             "work_eflop": variable(
@@ -173,7 +185,10 @@ def job_variables(
                 "dense peak per chip at the job's precision (chip-hour jobs: one rate on every system)",
             ),
             "dp_traffic_gbit_s": variable(
-                "job", traffic, "Gb/s", "DCI traffic at each site of a job split across sites"
+                "job",
+                traffic,
+                "Gb/s",
+                "DCI traffic at each site of a job split across sites (0 for a pool)",
             ),
             "pipeline_budget_ms": variable(
                 "job",
@@ -191,10 +206,18 @@ def job_variables(
             ),
             "job_needs_span": variable(
                 "job",
-                needs_span[rep],
+                needs_span,
                 "1",
-                "the job may span linked sites or has more chips than a usable site: it gets site-use "
-                "variables (docs/model.md (6)); otherwise those rows could never bind",
+                "the job gets site-use variables (docs/model.md (6)): a synchronous job with two "
+                "usable sites (with participation 'relaxed': one that may span linked sites or has "
+                "more chips than a usable site; otherwise those LP rows could never bind)",
+            ),
+            "job_synchronous": variable(
+                "job",
+                synchronous,
+                "1",
+                "the job is one synchronous run, at each step only at sites linked pairwise "
+                "(false: a pool of independent experiments, or a class of several jobs)",
             ),
             "job_members": variable("job", classes.size, "1", "training jobs merged into this class"),
             "job_cap_binds": variable(

@@ -234,6 +234,22 @@ def _envelopes(plan: BuildPlan, scenario: Scenario, grid_limit: np.ndarray) -> d
 
 
 def _sources(plan: BuildPlan, sites: list[str], sources: list[str]) -> dict[str, xr.Variable]:
+    classes = np.full((len(sites), len(sources)), "", dtype=object)
+    for (site, source), option in plan.sources.items():
+        classes[sites.index(site), sources.index(source)] = option.asset_class
+    return {
+        "build_source_asset_class": variable(
+            ("site", "source"),
+            classes.astype(str),
+            "1",
+            "finance class of a buildable source (its cost entry's asset_class, else its "
+            "kind): the class finance.lifetimes sets and results show ('' where none may be built)",
+        ),
+        **_source_options(plan, sites, sources),
+    }
+
+
+def _source_options(plan: BuildPlan, sites: list[str], sources: list[str]) -> dict[str, xr.Variable]:
     return _options(
         plan.sources,
         [sites, sources],

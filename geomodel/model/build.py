@@ -33,7 +33,7 @@ def populate_model(m: pyo.Block, inputs: xr.Dataset, integer: IntegerChoices | N
     """Every constraint group of one inputs Dataset on ``m``: the whole model, or one
     period's block of a pathway (geomodel/model/pathway.py)."""
     integer = integer or IntegerChoices()
-    sets = build_sets(inputs)
+    sets = build_sets(inputs, binary_spans=integer.site_participation)
     m.sets = sets
     m.inputs = inputs
     m.integer = integer

@@ -56,6 +56,14 @@ def most_chips(inputs: xr.Dataset) -> np.ndarray:
     return installed + inputs["build_max_systems"].values * inputs["chips_per_system"].values[None, :]
 
 
+def most_job_chips(inputs: xr.Dataset) -> np.ndarray:
+    """(job, site): the most chips a job can use at a site, ``U[j,s]`` of docs/model.md (6):
+    its eligible systems' most chips x availability, at most the job's ``max_chips``."""
+    eligible = inputs["job_system_eligible"].values.astype(bool)
+    site_chips = (eligible @ most_chips(inputs).T) * inputs["availability"].values[None, :]
+    return np.minimum(site_chips, inputs["max_chips"].values[:, None])
+
+
 def most_source_mw(inputs: xr.Dataset) -> np.ndarray:
     """(site, source): installed capacity plus the most that may be built, MW."""
     installed = inputs["source_capacity_mw"].values

@@ -109,7 +109,7 @@ def define_build_limits(m, sets: ModelSets, inputs: xr.Dataset) -> None:
     (P1) ``generator_capacity[s,k,t]``: gen <= (installed + built) x capacity factor;
     (P2) ``grid_follows_envelope[s,t]``: grid <= installed + built envelope (no limit given);
     (P3) ``systems_on_built[s,h,t]``: switched-on systems <= installed + built;
-    (P5) ``opening[row]``: nothing is built at a new site that is not opened.
+    (P5) ``opening[row]``: nothing is built at or towards a new site beyond its opening.
     """
     if not is_planning(inputs):
         return
@@ -143,17 +143,21 @@ def define_build_limits(m, sets: ModelSets, inputs: xr.Dataset) -> None:
 
 
 def _define_opening(m, inputs: xr.Dataset) -> None:
-    """``build <= most x open_site[s]`` for every build variable at a new site."""
+    """``build <= most x open_site[s]`` for every build variable at a new site, and for the
+    fibre pairs of a link towards one (a row for each new end)."""
     rows = []
-    for name in SITE_BUILDS:
+    link_ends = m.capacity.link_ends
+    for name in (*SITE_BUILDS, "build_fibre_pairs"):
         component = getattr(m, name, None)
         if component is None:
             continue
         most = inputs[BUILD_VARIABLES[name][0]].values
         for index in component:
-            s = index[0] if isinstance(index, tuple) else index
-            if s in m.open_site:
-                rows.append((name, index, s, float(most[index])))
+            if name == "build_fibre_pairs":
+                ends = link_ends[index]
+            else:
+                ends = (index[0] if isinstance(index, tuple) else index,)
+            rows.extend((name, index, s, float(most[index])) for s in ends if s in m.open_site)
     m.opening = pyo.Constraint(
         range(len(rows)),
         rule=lambda _, row: (
@@ -162,7 +166,7 @@ def _define_opening(m, inputs: xr.Dataset) -> None:
             )
             <= 0.0
         ),
-        doc="nothing is built at a new site unless it is opened",
+        doc="nothing is built at or towards a new site beyond the share it is opened",
     )
     m.opening_rows = rows
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
-from geomodel.model.capacity import most_chips, most_source_mw
+from geomodel.model.capacity import most_chips, most_job_chips, most_source_mw
 
 
 @dataclass
@@ -33,11 +33,13 @@ class ModelSets:
     unserved: list[tuple[int, int, int]] = field(default_factory=list)  # i, r, t
     gen: list[tuple[int, int, int]] = field(default_factory=list)  # s, k, t
     grid: list[tuple[int, int]] = field(default_factory=list)  # s, t
-    span: list[tuple[int, int, int]] = field(default_factory=list)  # j, s, t
-    flow: list[tuple[int, int, int]] = field(default_factory=list)  # j, l, t
+    #: j, s, t: only for jobs with a flow or group row (or binary spans)
+    span: list[tuple[int, int, int]] = field(default_factory=list)
+    #: j, l, t: only on link-steps whose capacity can bind (_congestible_flows)
+    flow: list[tuple[int, int, int]] = field(default_factory=list)
     #: job -> its maximal groups of mutually linked sites (links fast enough for its
     #: pipeline); a job runs within one group at a time. Absent when one group holds
-    #: every site the job may use, so there is nothing to constrain.
+    #: every site the job may use, or when the rows could not bind (_drop_slack_spans).
     site_groups: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     #: link position of each unordered site pair that has a link
     link_of_pair: dict[tuple[int, int], int] = field(default_factory=dict)
@@ -47,9 +49,9 @@ def _names(inputs: xr.Dataset, dim: str) -> list[str]:
     return [str(v) for v in inputs[dim].values] if dim in inputs.coords else []
 
 
-def build_sets(inputs: xr.Dataset) -> ModelSets:
-    """Eligible index tuples of every variable."""
-    sets = ModelSets(
+def _named_sets(inputs: xr.Dataset) -> ModelSets:
+    """The names of every dimension, no index tuples yet."""
+    return ModelSets(
         n_time=inputs.sizes["time"],
         sites=_names(inputs, "site"),
         systems=_names(inputs, "system"),
@@ -59,14 +61,33 @@ def build_sets(inputs: xr.Dataset) -> ModelSets:
         sources=_names(inputs, "source"),
         links=_names(inputs, "link"),
     )
+
+
+def build_sets(inputs: xr.Dataset, binary_spans: bool = False) -> ModelSets:
+    """Eligible index tuples of every variable; ``binary_spans``: the spans are binary
+    (``site_participation``), so every span row the job may need is kept."""
+    sets = _named_sets(inputs)
     installed = most_chips(inputs) > 0  # (s, h): installed, or may be built
-    _training_sets(inputs, sets, installed)
+    _training_sets(inputs, sets, installed, binary_spans)
     _inference_sets(inputs, sets, installed)
     capacity = most_source_mw(inputs) if sets.sources else np.zeros((len(sets.sites), 0))
     every_step = np.ones(sets.n_time, dtype=bool)
     sets.gen = tuples(capacity[:, :, None] > 0, every_step[None, None, :])
     sets.grid = tuples(inputs["grid_import_limit_mw"].values[:, None] > 0, every_step[None, :])
     return sets
+
+
+def training_columns(inputs: xr.Dataset, binary_spans: bool = False) -> int:
+    """Columns of the training block (train, span, flow, group) the model will build:
+    its index sets alone, with what cannot bind left out as in :func:`build_sets`."""
+    sets = _named_sets(inputs)
+    _training_sets(inputs, sets, most_chips(inputs) > 0, binary_spans)
+    steps = (inputs["job_weight"].values > 0).sum(axis=1) if sets.jobs else np.zeros(0)
+    groups = sum(  # a group column per step for each group of more than one site
+        sum(len(group) > 1 for group in job_groups) * int(steps[j])
+        for j, job_groups in sets.site_groups.items()
+    )
+    return len(sets.train) + len(sets.span) + len(sets.flow) + groups
 
 
 def tuples(*masks: np.ndarray) -> list[tuple[int, ...]]:
@@ -77,7 +98,9 @@ def tuples(*masks: np.ndarray) -> list[tuple[int, ...]]:
     return list(zip(*(axis.tolist() for axis in np.nonzero(mask)), strict=True))
 
 
-def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -> None:
+def _training_sets(
+    inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray, binary_spans: bool
+) -> None:
     if not sets.jobs:
         return
     allowed = inputs["job_site_allowed"].values.astype(bool)  # (j, s)
@@ -98,7 +121,6 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
         else np.ones(len(sets.jobs), dtype=bool)
     )
     used = usable.any(axis=2) & needs[:, None]  # (j, s)
-    sets.span = tuples(used[:, :, None], open_at)
     used_sites = set(zip(*(axis.tolist() for axis in np.nonzero(used)), strict=True))
     site_a = [sets.sites.index(str(a)) for a in inputs["link_site_a"].values]
     site_b = [sets.sites.index(str(b)) for b in inputs["link_site_b"].values]
@@ -109,6 +131,7 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
     sites_of: dict[int, list[int]] = {}
     for j, s in sorted(used_sites):
         sites_of.setdefault(j, []).append(s)
+    flows: list[tuple[int, int, int]] = []
     for j, job_sites in sites_of.items():
         linked: set[tuple[int, int]] = set()
         for x, a in enumerate(job_sites):
@@ -118,10 +141,58 @@ def _training_sets(inputs: xr.Dataset, sets: ModelSets, installed: np.ndarray) -
                 if link is not None and not too_slow:
                     linked.add((a, b))
                     both = open_at[j, a] & open_at[j, b]
-                    sets.flow.extend((j, link, int(t)) for t in np.flatnonzero(both))
+                    flows.extend((j, link, int(t)) for t in np.flatnonzero(both))
         groups = maximal_cliques(job_sites, linked)
         if len(groups) > 1:
             sets.site_groups[j] = groups
+    sets.flow = _congestible_flows(inputs, flows)
+    if not binary_spans:
+        _drop_slack_spans(inputs, sets, used)
+    sets.span = tuples(used[:, :, None], open_at)
+
+
+def _congestible_flows(
+    inputs: xr.Dataset, flows: list[tuple[int, int, int]]
+) -> list[tuple[int, int, int]]:
+    """The ``flow`` index tuples on link-steps whose ``link_capacity`` row can bind.
+
+    A job never needs more than its whole exchange on a link (``dp_traffic`` asks at most
+    ``dp_traffic_gbit_s[j]``), so where the jobs that may use a link in a step exchange
+    no more together than its lit capacity, flows of that size always fit: the
+    ``dp_traffic`` and ``link_capacity`` rows of that link-step can never bind, and
+    leaving them (and their flows) out keeps the optimum (docs/model.md (6)).
+    """
+    if not flows:
+        return []
+    j, link, t = np.array(flows).T
+    load = np.zeros((inputs.sizes["link"], inputs.sizes["time"]))
+    np.add.at(load, (link, t), inputs["dp_traffic_gbit_s"].values[j])
+    binds = load > inputs["link_capacity_gbit_s"].values[:, None]
+    return [flow for flow, kept in zip(flows, binds[link, t].tolist(), strict=True) if kept]
+
+
+def _drop_slack_spans(inputs: xr.Dataset, sets: ModelSets, used: np.ndarray) -> None:
+    """With continuous spans, leave out the group rows and spans that can never bind.
+
+    A job whose ``max_chips`` rows hold and who could use ``max_chips`` at every one of
+    its sites (``U[j,s] = max_chips[j]``) has spans of at most ``chips at s / max_chips``
+    summing to at most 1 at every step, and such spans meet ``one_group`` and
+    ``in_group`` whatever the groups: those rows can never bind. A job left with no
+    flow and no group rows has spans in ``span_link`` alone, so it needs none
+    (``used`` loses its sites). docs/model.md (6).
+    """
+    cap_binds = (
+        inputs["job_cap_binds"].values.astype(bool)
+        if "job_cap_binds" in inputs
+        else np.ones(len(sets.jobs), dtype=bool)
+    )
+    full = (most_job_chips(inputs) >= inputs["max_chips"].values[:, None]) | ~used  # (j, s)
+    for j in [j for j in sets.site_groups if cap_binds[j] and full[j].all()]:
+        del sets.site_groups[j]
+    keep = np.zeros(len(sets.jobs), dtype=bool)
+    keep[list(sets.site_groups)] = True
+    keep[[j for j, _, _ in sets.flow]] = True
+    used &= keep[:, None]
 
 
 def maximal_cliques(nodes: list[int], edges: set[tuple[int, int]]) -> list[tuple[int, ...]]:

@@ -9,7 +9,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, IntegerChoices, linear
-from geomodel.model.capacity import at_most, most_chips
+from geomodel.model.capacity import at_most, most_job_chips
 from geomodel.model.sets import ModelSets
 
 
@@ -75,16 +75,12 @@ def define_training_work(
 
 def define_cross_site_training(m, sets: ModelSets, inputs: xr.Dataset, integer: IntegerChoices) -> None:
     """(6) A job split over sites: span, linked sites only, DP traffic within link capacity."""
-    installed = most_chips(inputs)  # installed, or the most there may be once built
-    availability = inputs["availability"].values
-    eligible = inputs["job_system_eligible"].values.astype(bool)
-    max_chips = inputs["max_chips"].values
     at_site: dict[tuple[int, int, int], list] = defaultdict(list)
     for (j, s, _, t), var in zip(sets.train, m.train.values(), strict=True):
         at_site[j, s, t].append(var)
 
     # (job, site): the most chips j may have at s, once for every step (not per row)
-    upper = np.minimum((eligible @ installed.T) * availability[None, :], max_chips[:, None])
+    upper = most_job_chips(inputs)
 
     m.span_link = pyo.Constraint(
         sets.span,

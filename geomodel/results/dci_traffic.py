@@ -11,7 +11,8 @@ the chips instead:
 * **accounted**: what the model's ``dp_traffic`` rows charge against the link
   capacity at the least, ``dp_traffic_gbit_s[j] x max(0, span_a + span_b - 1)``, where
   a span is the job's share of the chips it could use at the site (continuous spans,
-  the LP relaxation) or 1 wherever it has chips (binary ``site_participation``).
+  the LP relaxation) or 1 wherever it has chips (binary: ``solver.participation`` exact
+  or relax_fix).
   Below the required traffic when an LP splits a job over part-used sites.
 """
 

@@ -125,7 +125,7 @@ def extract_results(model: pyo.ConcreteModel) -> xr.Dataset:
             "Gb/s",
             "DCI traffic the model charges against each link's capacity: at the least "
             "dp_traffic x (span_a + span_b - 1) with each span the job's share of its usable "
-            "chips there (LP; 1 wherever it has chips with site_participation); below "
+            "chips there (relaxed site use; 1 wherever it has chips when binary); below "
             "link_required_gbit_s when an LP splits a job over part-used sites",
         ),
         "link_utilisation": variable(
@@ -206,7 +206,7 @@ def _extension_variables(model: pyo.ConcreteModel, results: xr.Dataset) -> None:
 
 
 def _binary_spans(model: pyo.ConcreteModel) -> bool:
-    """True when ``span`` is binary (``site_participation``), so any chips mean a span of 1."""
+    """True when ``span`` is binary (participation exact or relax_fix): any chips mean a span of 1."""
     first = next(iter(model.span.values()), None)
     return bool(first is not None and first.is_binary())
 

@@ -7,6 +7,7 @@ import xarray as xr
 
 from geomodel.results.jobs import JOB_KPI_SPECS, add_job_kpis
 from geomodel.results.planning import planning_kpis
+from geomodel.results.relaxation import RELAXATION_KPI_SPECS
 
 #: Source kinds counted as renewable in ``renewable_share``.
 RENEWABLE_KINDS = frozenset({"solar", "wind", "hydro", "geothermal", "biomass"})
@@ -71,6 +72,7 @@ KPI_SPECS: dict[str, tuple[str, str]] = {
     **JOB_KPI_SPECS,
     "solver_status": ("", "optimal, time_limit, infeasible, unbounded or error"),
     "mip_gap": ("1", "relative MIP gap of the reported solution (0 for LP)"),
+    **RELAXATION_KPI_SPECS,
     "build_seconds": ("s", "model build time"),
     "solve_seconds": ("s", "hand-over and HiGHS solve time"),
 }

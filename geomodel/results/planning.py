@@ -133,19 +133,22 @@ def add_planning_results(model: Any, results: xr.Dataset) -> None:
 
 
 def _classes(inputs: xr.Dataset) -> list[str]:
-    """Asset classes of the cost breakdown: the core ones and the kinds of buildable sources."""
+    """Asset classes of the cost breakdown: the core ones and those of buildable sources."""
     kinds = sorted(
         {
-            str(kind)
-            for kind, most in zip(
-                inputs["source_kind"].values,
-                inputs["build_max_source_mw"].values.sum(axis=0),
-                strict=True,
-            )
-            if most > 0
+            source_asset_class(inputs, s, k)
+            for s, k in zip(*np.nonzero(inputs["build_max_source_mw"].values > 0), strict=True)
         }
     )
     return [*ASSET_CLASSES[:3], *kinds, *ASSET_CLASSES[3:]]
+
+
+def source_asset_class(inputs: xr.Dataset, site: int, source: int) -> str:
+    """The finance class a source built at a site is priced under (its cost entry's, which
+    ``finance.lifetimes`` sets); a result written before inputs carried it: the kind."""
+    if "build_source_asset_class" in inputs:
+        return str(inputs["build_source_asset_class"].values[site, source])
+    return str(inputs["source_kind"].values[source])
 
 
 def _with_built_capacity(results: xr.Dataset, inputs: xr.Dataset) -> None:
@@ -194,7 +197,7 @@ def build_decisions(results: xr.Dataset, inputs: xr.Dataset) -> list[BuildRow]:
                 continue
             amount = float(built[index])
             labels = [str(inputs[d].values[i]) for d, i in zip(dims, index, strict=True)]
-            kind = str(inputs["source_kind"].values[index[1]]) if name == "built_source_mw" else asset
+            kind = source_asset_class(inputs, *index) if name == "built_source_mw" else asset
             rows.append(
                 BuildRow(
                     asset=kind,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import xarray as xr
 
 from geomodel.errors import GeomodelError
+from geomodel.results.extension_results import extension_kpi_specs
 from geomodel.results.kpis import KPI_SPECS
 
 if TYPE_CHECKING:
@@ -183,6 +184,7 @@ def open_result(path: str | Path) -> Result:
     _check_variables(path, "inputs", inputs)
     warnings = _format_warnings(path, dataset)
     kpis = {name: _plain(dataset.attrs.get(name)) for name in KPI_SPECS if name in dataset.attrs}
+    kpis.update({name: spec["value"] for name, spec in extension_kpi_specs(dataset).items()})
     messages = json.loads(dataset.attrs.get("messages", "[]"))
     return Result(inputs=inputs, dataset=dataset, kpis=kpis, messages=messages, warnings=warnings)
 

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from geomodel.catalog import Catalog
 from geomodel.errors import closest_names
-from geomodel.scenario.build_options import known_links, plans_anything, resolve_build_options
+from geomodel.scenario.build_options import (
+    POWER_UNITS,
+    first_applying,
+    known_links,
+    plans_anything,
+    resolve_build_options,
+)
 from geomodel.scenario.schema import CORE_ASSET_CLASSES
 
 if TYPE_CHECKING:
-    from geomodel.scenario.checks import Checker
+    from geomodel.scenario.checker import Checker
 
 #: fields of a source build option that only a source the site does not list may set
 SUPPLY_FIELDS = ("price", "carbon", "profile_csv")
@@ -23,13 +30,12 @@ SUPPLY_FIELDS = ("price", "carbon", "profile_csv")
 def check_build_options(c: Checker) -> None:
     """Names, limits, costs and lifetimes of every build option."""
     _empty_envelopes(c)
+    if plans_anything(c.scenario):
+        _site_options(c)
+        _candidates(c)
+        for path, message in resolve_build_options(c.scenario, c.catalog)[1]:
+            c.add(path, message)
     _lifetime_classes(c)
-    if not plans_anything(c.scenario):
-        return
-    _site_options(c)
-    _candidates(c)
-    for path, message in resolve_build_options(c.scenario, c.catalog)[1]:
-        c.add(path, message)
 
 
 def _empty_envelopes(c: Checker) -> None:
@@ -116,11 +122,66 @@ def _candidates(c: Checker) -> None:
 
 
 def _lifetime_classes(c: Checker) -> None:
-    known = set(CORE_ASSET_CLASSES)
-    known |= {entry.asset_class for entry in c.catalog.build_costs.values()}
-    known |= {source.kind for source in c.catalog.power_sources.values() if source.kind != "grid"}
-    for asset_class in c.scenario.finance.lifetimes:
+    """Each ``finance.lifetimes`` class must be one a lifetime can apply to (a core class,
+    a cost entry's ``asset_class``, or the kind of a source no cost entry prices), and, in a
+    scenario that builds, one its build options use: else the override changes nothing."""
+    lifetimes = c.scenario.finance.lifetimes
+    if not lifetimes:
+        return
+    known = lifetime_classes(c.catalog)
+    planning = plans_anything(c.scenario)
+    used = resolve_build_options(c.scenario, c.catalog)[0].asset_classes if planning else set()
+    # an option left out for a problem of its own may be the one a lifetime is for
+    options_broken = any(
+        p.severity == "error" and (".build" in p.path or p.path.startswith("links.candidates"))
+        for p in c.problems
+    )
+    for asset_class in lifetimes:
+        path = ("finance", "lifetimes", asset_class)
         if asset_class not in known:
             close = closest_names(asset_class, sorted(known))
             hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(sorted(known))}"
-            c.add(("finance", "lifetimes", asset_class), f"unknown asset class {asset_class!r}; {hint}")
+            c.add(path, f"unknown asset class {asset_class!r}; {hint}{_priced_as(c, asset_class)}")
+        elif not planning:
+            c.add(
+                path,
+                "the scenario builds nothing (no build options), so this lifetime changes nothing",
+                warning=True,
+            )
+        elif asset_class not in used and not options_broken:
+            c.add(
+                path,
+                f"no build option of this scenario is priced under asset class {asset_class!r}, "
+                f"so this lifetime would change nothing; its options use "
+                f"{', '.join(sorted(used)) or 'none (nothing may be built)'}"
+                f"{_priced_as(c, asset_class)}",
+            )
+
+
+def lifetime_classes(catalog: Catalog) -> set[str]:
+    """Every asset class a lifetime can apply to with this catalogue."""
+    known = set(CORE_ASSET_CLASSES) | {e.asset_class for e in catalog.build_costs.values()}
+    known |= {
+        source.kind
+        for name, source in catalog.power_sources.items()
+        if source.kind != "grid"
+        and first_applying(catalog.build_costs.values(), name, POWER_UNITS) is None
+    }
+    return known
+
+
+def _priced_as(c: Checker, kind: str) -> str:
+    """For a source kind: the classes its sources' cost entries put them in."""
+    classes = {
+        entry.asset_class: name
+        for name, source in c.catalog.power_sources.items()
+        if source.kind == kind
+        and (entry := first_applying(c.catalog.build_costs.values(), name, POWER_UNITS)) is not None
+        and entry.asset_class != kind
+    }
+    if not classes:
+        return ""
+    listed = ", ".join(
+        f"{source!r} (kind {kind}) is priced under {cls!r}" for cls, source in sorted(classes.items())
+    )
+    return f" ({listed}: set finance.lifetimes.{min(classes)})"

@@ -78,6 +78,8 @@ class Option:
 @dataclass(frozen=True)
 class SourceOption(Option):
     price_usd_per_mwh: float | None = None  #: energy price of built capacity (None: catalogue)
+    #: finance class whose lifetime prices it: its cost entry's, else the source's kind
+    asset_class: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,8 @@ class BuildPlan:
     openings: dict[str, UnitCost] = field(default_factory=dict)
     links: dict[frozenset[str], LinkOption] = field(default_factory=dict)
     lifetimes: dict[str, float] = field(default_factory=dict)  #: class -> years used
+    #: the asset classes options that may be built are priced under (a lifetime applies)
+    asset_classes: set[str] = field(default_factory=set)
 
     @property
     def empty(self) -> bool:
@@ -160,7 +164,9 @@ class _Resolver:
             return entry
         return first_applying(costs.values(), asset, units)
 
-    def lifetime(self, path: Path, asset_class: str, entry: BuildCost | None) -> float | None:
+    def lifetime(
+        self, path: Path, asset_class: str, entry: BuildCost | None, hint: str = ""
+    ) -> float | None:
         """The finance section's lifetime of the class, else the entry's."""
         years = self.finance.lifetimes.get(asset_class)
         if years is None and entry is not None:
@@ -170,7 +176,7 @@ class _Resolver:
                 (
                     path,
                     f"no lifetime known for asset class {asset_class!r}: "
-                    f"give finance.lifetimes.{asset_class}",
+                    f"give finance.lifetimes.{asset_class}{hint}",
                 )
             )
             return None
@@ -188,28 +194,46 @@ class _Resolver:
         capex_factor: float = 1.0,
         capex_field: str = "capex",
         room: float = 1.0,
+        priced: tuple[str, str, str] | None = None,
     ) -> UnitCost:
         """Cost of one unit at option ``path``; ``capex_factor`` converts the entry's unit
         (MW_IT -> MW); ``capex_field`` is the option's field a user would give. An option
-        with no ``room`` to build (its maximum is what is installed) needs no cost."""
+        with no ``room`` to build (its maximum is what is installed) needs no cost.
+        ``priced`` is the (catalogue kind, name, cost unit) of a catalogue entry being
+        priced: without a cost entry, a problem also tells its plugin what to register."""
         if room <= 0:
             return UnitCost()
         if capex is None and entry is not None and entry.capex_usd_per_unit is not None:
             capex = entry.capex_usd_per_unit * capex_factor
         if fixed_om is None:
             fixed_om = entry.fixed_om_usd_per_unit_year * capex_factor if entry is not None else 0.0
+        asset_class = entry.asset_class if entry is not None else asset_class
+        self.plan.asset_classes.add(asset_class)
+        hint = self.register_hint(priced, asset_class) if entry is None and priced else ""
         if capex is None:
             self.problems.append(
-                (path, f"no capex known for {what} in the cost catalogue: give {capex_field}")
+                (path, f"no capex known for {what} in the cost catalogue: give {capex_field}{hint}")
             )
             return UnitCost()
         if capex == 0:  # nothing to spread over a lifetime
             return UnitCost(0.0, 0.0, fixed_om)
-        years = self.lifetime(path, entry.asset_class if entry is not None else asset_class, entry)
+        years = self.lifetime(path, asset_class, entry, hint)
         if years is None:
             return UnitCost()
         annuity = capex * capital_recovery_factor(self.finance.discount_rate, years)
         return UnitCost(capex, annuity, fixed_om)
+
+    def register_hint(self, priced: tuple[str, str, str], asset_class: str) -> str:
+        """What the plugin of a catalogue entry no build cost prices should register."""
+        kind, name, unit = priced
+        plugin = self.catalog.provider.get((kind, name))
+        info = self.catalog.plugins.get(plugin) if plugin else None
+        whose = f"plugin {plugin!r} (distribution {info.distribution})" if info else "its plugin"
+        return (
+            f"; no build cost in the catalogue applies to {name!r}, so {whose} should register "
+            f"one: hook register_build_costs returning a BuildCost with asset_class "
+            f"{asset_class!r}, unit {unit!r} and applies_to [{name!r}] (docs/plugins.md)"
+        )
 
 
 def design_pue(site: Site) -> float:
@@ -260,6 +284,7 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
             option.fixed_om,
             "systems",
             room=option.max - installed,
+            priced=("hardware systems", system, "system"),
         )
         r.plan.systems[name, system] = Option(installed, float(option.max), cost)
     if build.power_envelope is not None:
@@ -274,19 +299,21 @@ def _site_options(r: _Resolver, name: str, site: Site) -> None:
         entry = r.entry(path, source, POWER_UNITS, option.cost)
         supply = site.power_sources.get(source)
         installed = supply.capacity if supply is not None else 0.0
+        asset_class = entry.asset_class if entry is not None else spec.kind
         cost = r.unit_cost(
             path,
             f"power source {source!r}",
             entry,
             option.capex,
             option.fixed_om,
-            spec.kind,
+            asset_class,
             room=option.max - installed,
+            priced=("power sources", source, "MW"),
         )
         price = option.price
         if price is None and supply is None and entry is not None:
             price = entry.variable_cost_usd_per_mwh
-        r.plan.sources[name, source] = SourceOption(installed, option.max, cost, price)
+        r.plan.sources[name, source] = SourceOption(installed, option.max, cost, price, asset_class)
     if build.battery is not None:
         battery = build.battery
         power_path, energy_path = (*base, "battery", "power"), (*base, "battery", "energy")
@@ -415,6 +442,7 @@ def _pair_cost(
         None,
         "fibre",
         capex_field="capex_per_pair_km",
+        priced=("link technologies", name, "pair_km"),
     ).times(length_km)
     if candidate.capex_per_pair is not None:
         equipment = r.unit_cost(
@@ -449,7 +477,9 @@ def _pair_cost(
             r.problems.append(
                 (
                     path,
-                    f"no equipment cost known for {name!r} in the cost catalogue: give capex_per_pair",
+                    f"no equipment cost known for {name!r} in the cost catalogue: give "
+                    f"capex_per_pair"
+                    + r.register_hint(("link technologies", name, "pair"), "dci_equipment"),
                 )
             )
     total = fibre + equipment

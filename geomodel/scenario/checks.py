@@ -6,71 +6,25 @@ each check adds problems rather than raising, so a user sees all of them at once
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from geomodel.catalog import Catalog
-from geomodel.errors import closest_names
 from geomodel.scenario.build_checks import check_build_options
+from geomodel.scenario.checker import Checker
+from geomodel.scenario.extension_checks import check_extensions
 from geomodel.scenario.files import Document
 from geomodel.scenario.job_checks import check_jobs
 from geomodel.scenario.network import region_site_latency_ms
 from geomodel.scenario.pathway_checks import check_periods
-from geomodel.scenario.problems import Path, Problem, dotted
+from geomodel.scenario.problems import Path, Problem
 from geomodel.scenario.schema import Scenario, window_bounds
 from geomodel.scenario.service_checks import check_services
 from geomodel.scenario.serving_rates import service_rates
 from geomodel.scenario.signal_checks import check_carbon_bases, check_grid_prices, check_price_levels
 from geomodel.scenario.weather_checks import check_weather
-
-
-@dataclass
-class Checker:
-    """Collects problems with their positions in the scenario's files."""
-
-    scenario: Scenario
-    catalog: Catalog
-    document: Document
-    problems: list[Problem] = field(default_factory=list)
-
-    def add(self, path: Path, message: str, value: object = None, warning: bool = False) -> None:
-        extra = {} if value is None else {"value": value}
-        self.problems.append(
-            Problem(
-                dotted(path),
-                message,
-                self.document.position(path),
-                severity="warning" if warning else "error",
-                **extra,
-            )
-        )
-
-    def known(self, path: Path, name: str, names: dict | list, kind: str) -> bool:
-        """True if ``name`` is in ``names``; otherwise a problem with the closest names."""
-        if name in names:
-            return True
-        close = closest_names(name, list(names))
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        if not names:
-            listing = f" (no {kind}s are loaded; see `geomodel plugins`)"
-        else:
-            listing = "" if close else f" (known: {', '.join(sorted(names)[:12])})"
-        catalog_kind = _CATALOG_KINDS.get(kind)
-        note = self.catalog.failure_note(catalog_kind, name) if catalog_kind else ""
-        self.add(path, f"unknown {kind} {name!r}{hint}{listing}" + (f"; {note}" if note else ""))
-        return False
-
-
-#: the words ``Checker.known`` uses for a kind -> the catalogue kind it looks in
-_CATALOG_KINDS = {
-    "hardware system": "hardware systems",
-    "link technology": "link technologies",
-    "power source": "power sources",
-    "grid power source": "power sources",
-    "language model": "language models",
-}
 
 
 def check_scenario(scenario: Scenario, catalog: Catalog, document: Document) -> list[Problem]:
@@ -323,13 +277,31 @@ def _plugins(c: Checker) -> None:
     before = len(host.failures)
     for plugin, problems in host.call_each("validate_scenario", scenario=c.scenario, catalog=c.catalog):
         for message in problems or []:
-            c.add((), f"{message} (check by plugin {plugin.name!r})")
+            path, text = field_of(str(message))
+            c.add(path, f"{text} (check by plugin {plugin.name!r})")
     for failure in host.failures[before:]:
         c.add(
             (),
             f"the scenario checks of plugin {failure.name!r} (distribution {failure.distribution}) "
             f"could not run: {failure.reason}; fix or disable the plugin",
         )
+
+
+#: ``sites.a.systems[0]: message``: a field path (names, ``[n]`` items) before a colon
+_LEADING_PATH = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-]*(?:\[\d+\])*(?:\.[\w\-\[\]]+)*): (.+)$", re.S)
+
+
+def field_of(message: str) -> tuple[Path, str]:
+    """(field path, rest) of a plugin's problem that starts with a scenario field path
+    and a colon, so it is reported at that field's line; ((), message) otherwise."""
+    found = _LEADING_PATH.match(message)
+    if not found or found.group(1).split(".")[0].split("[")[0] not in Scenario.model_fields:
+        return (), message
+    path: list[str | int] = []
+    for part in found.group(1).split("."):
+        name, *items = part.split("[")
+        path += [name, *(int(item.rstrip("]")) for item in items)]
+    return tuple(path), found.group(2)
 
 
 CHECKS: tuple[Callable[[Checker], None], ...] = (
@@ -349,5 +321,6 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     check_price_levels,
     check_carbon_bases,
     check_periods,
+    check_extensions,
     _plugins,
 )

@@ -74,25 +74,34 @@ def impossible_date(text: str) -> str | None:
 
 
 def problems_from_validation(
-    error: ValidationError, model: type[BaseModel], document: Document
+    error: ValidationError, model: type[BaseModel], document: Document, prefix: Path = ()
 ) -> list[Problem]:
-    """One problem per pydantic error, with file:line, field path, value and what is allowed."""
-    return [_problem(item, model, document) for item in error.errors(include_url=False)]
+    """One problem per pydantic error, with file:line, field path, value and what is allowed.
+
+    ``prefix`` is where ``model``'s data sits in the document, for a part validated on
+    its own (a plugin's ``extensions.<name>`` settings).
+    """
+    return [_problem(item, model, document, prefix) for item in error.errors(include_url=False)]
 
 
-def _problem(item: Any, model: type[BaseModel], document: Document) -> Problem:
+def _problem(item: Any, model: type[BaseModel], document: Document, prefix: Path) -> Problem:
     path: Path = tuple(item["loc"])
     kind = item["type"]
     value = item.get("input")
+
+    def problem(at: Path, message: str, *given: Any) -> Problem:
+        full = (*prefix, *at)
+        return Problem(dotted(full), message, document.position(full), *given)
+
     if kind == "extra_forbidden":
         known = list(fields_at(model, path[:-1]))
         close = closest_names(str(path[-1]), known)
         hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(known)}"
-        return Problem(dotted(path), f"unknown field; {hint}", document.position(path))
+        return problem(path, f"unknown field; {hint}")
     if path and path[-1] == "[key]":  # a name used as a mapping key
         path = path[:-1]
         message = f"bad name: {NAME_RULE}" if kind == "string_pattern_mismatch" else _clean(item["msg"])
-        return Problem(dotted(path), message, document.position(path), value)
+        return problem(path, message, value)
     message = _MESSAGES.get(kind) or _clean(item["msg"])
     if kind in _BOUND_TYPES:
         message = _range_message(model, path) or _bound_message(item.get("ctx", {})) or message
@@ -103,8 +112,8 @@ def _problem(item: Any, model: type[BaseModel], document: Document) -> Problem:
     elif kind in _DATE_TYPES and isinstance(value, str) and impossible_date(value):
         message = f"{DATE_RULE}; {impossible_date(value)}"
     if kind == "missing" or isinstance(value, dict | list):
-        return Problem(dotted(path), message, document.position(path))
-    return Problem(dotted(path), message, document.position(path), value)
+        return problem(path, message)
+    return problem(path, message, value)
 
 
 def _clean(message: str) -> str:

@@ -61,6 +61,8 @@ class JobColumns:
     restart_minutes: np.ndarray
     #: false: the work already includes failures (goodput 1), as measured traces do
     goodput_modelled: np.ndarray
+    #: false: a pool of independent experiments, placed at any sites at once (no exchange)
+    synchronous: np.ndarray
     #: the job runs at one site at a time (a pool's members, sized to fit one)
     one_site: np.ndarray
 
@@ -96,6 +98,7 @@ def empty_columns(n_sites: int) -> JobColumns:
         pp=np.zeros(0, dtype=np.int64),
         uniform_rate=np.zeros(0, dtype=bool),
         goodput_modelled=np.zeros(0, dtype=bool),
+        synchronous=np.zeros(0, dtype=bool),
         one_site=np.zeros(0, dtype=bool),
         allowed=np.zeros((0, n_sites), dtype=bool),
     )
@@ -168,6 +171,7 @@ def yaml_job_columns(scenario: Scenario, catalog: Catalog) -> JobColumns:
             "checkpoint_minutes": checkpoint_gb / job.checkpoint_bandwidth / 60.0,
             "restart_minutes": job.restart,
             "goodput_modelled": True,
+            "synchronous": job.synchronous,
             "one_site": job.pool is not None,
         }
         members = [(name, values["max_chips"], 1.0)]

@@ -531,6 +531,7 @@ def _columns(
         checkpoint_minutes=np.zeros(n),
         restart_minutes=np.full(n, float(spec.restart)),
         goodput_modelled=np.full(n, not spec.failures_in_work),
+        synchronous=np.ones(n, dtype=bool),
         one_site=np.zeros(n, dtype=bool),
     ).take(keep)
 

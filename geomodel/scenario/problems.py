@@ -1,4 +1,8 @@
-"""Problems found in a scenario, with where they are: file, line and field path."""
+"""Problems found in a scenario, with where they are: file, line and field path.
+
+:class:`ScenarioError`, which lists them, lives in :mod:`geomodel.errors` with every
+other error meant for people; it is imported here too, where scenario code finds it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
-from geomodel.errors import GeomodelError
+from geomodel.errors import ScenarioError, in_reading_order
 
 Path = tuple[str | int, ...]
 
@@ -64,33 +68,4 @@ def dotted(path: Path) -> str:
     return text
 
 
-class ScenarioError(GeomodelError):
-    """A scenario has problems; all of them are listed, one per line.
-
-    Errors come first, in file order and then line order, warnings after them.
-    """
-
-    def __init__(self, problems: list[Problem], source: str | None = None) -> None:
-        self.problems = in_reading_order(problems)
-        self.source = source
-        errors = [p for p in problems if p.severity == "error"]
-        warnings = len(problems) - len(errors)
-        head = f"{source}: " if source else ""
-        noun = "problem" if len(errors) == 1 else "problems"
-        also = f" (and {warnings} warning{'s' if warnings > 1 else ''})" if warnings else ""
-        lines = [f"{head}{len(errors)} {noun} found{also}"] + [f"  {p}" for p in self.problems]
-        super().__init__("\n".join(lines))
-
-
-def in_reading_order(problems: list[Problem]) -> list[Problem]:
-    """Errors before warnings; within each, by file (first seen first), then by line."""
-    files: dict[str, int] = {}
-    for problem in problems:
-        files.setdefault(problem.position.file if problem.position else "", len(files))
-
-    def key(problem: Problem) -> tuple[int, int, int]:
-        file = problem.position.file if problem.position else ""
-        line = (problem.position.line or 0) if problem.position else 0
-        return (problem.severity == "warning", files[file], line)
-
-    return sorted(problems, key=key)
+__all__ = ["NO_VALUE", "Path", "Position", "Problem", "ScenarioError", "dotted", "in_reading_order"]

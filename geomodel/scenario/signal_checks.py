@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from geomodel.catalog import PowerSource
-    from geomodel.scenario.checks import Checker
+    from geomodel.scenario.checker import Checker
     from geomodel.scenario.schema import Site
 
 

@@ -16,7 +16,7 @@ from geomodel.plugin_loader import one_line
 from geomodel.scenario.schema.pue import WeatherPue
 
 if TYPE_CHECKING:
-    from geomodel.scenario.checks import Checker
+    from geomodel.scenario.checker import Checker
 
 
 def check_weather(c: Checker) -> None:

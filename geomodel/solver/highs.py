@@ -146,13 +146,22 @@ def to_highs_lp(model: pyo.ConcreteModel) -> StandardForm:
     return StandardForm(lp, columns, info.rows, bool(integer.any()))
 
 
-def chosen_method(method: str, form: StandardForm) -> str:
-    """The method ``auto`` stands for on this model; a MIP keeps HiGHS's own choice."""
-    if form.is_mip:
+def chosen_method(method: str, form: StandardForm, relaxation: bool = False) -> str:
+    """The method ``auto`` stands for on this model; a MIP keeps HiGHS's own choice (its
+    LP relaxation, ``relaxation``, is an LP like any other)."""
+    if form.is_mip and not relaxation:
         return "branch_and_bound"
     if method != "auto":
         return method
     return "ipm" if len(form.columns) >= AUTO_IPM_MIN_COLUMNS else "primal_simplex"
+
+
+#: HiGHS's own defaults of the options ``METHOD_OPTIONS`` sets, restored for branch and bound
+BRANCH_AND_BOUND_OPTIONS: dict[str, str | int] = {
+    "solver": "choose",
+    "simplex_strategy": 1,
+    "run_crossover": "on",
+}
 
 
 def solve_model(model: pyo.ConcreteModel, settings: SolverSettings) -> SolveOutcome:
@@ -201,16 +210,45 @@ class HighsSession:
         self._pending_seconds = time.perf_counter() - started
         self._row_of: dict[int, int] = {}
         self._column_of: dict[int, int] = {}
+        self._relaxed = False  # a MIP's relaxation has been solved: its basis is there
+        #: import Suffixes named ``dual`` or ``<prefix>_dual`` (a model extension's, for the
+        #: shadow prices of its constraints) get every constraint's dual after a solve
+        self.duals = [
+            suffix
+            for suffix in model.component_objects(pyo.Suffix, descend_into=False)
+            if suffix.import_enabled()
+            and (suffix.local_name == "dual" or suffix.local_name.endswith("_dual"))
+        ]
+        #: the row duals of the last solve (objective units per row unit), None without
+        #: them: a MIP has none until :meth:`fixed_integer_duals`
+        self.row_duals: np.ndarray | None = None
 
     def _use(self, method: str) -> None:
         for name, value in METHOD_OPTIONS.get(method, {}).items():
             self.highs.setOptionValue(name, value)
 
-    def run(self) -> SolveOutcome:
-        """Solve (warm after the first run) and load the solution into the model."""
+    def run(self, relaxation: bool = False, time_limit_s: float | None = None) -> SolveOutcome:
+        """Solve (warm after the first run) and load the solution into the model.
+
+        ``relaxation``: solve a MIP's LP relaxation, every integer column continuous
+        (HiGHS's ``solve_relaxation``); the next run without it is the MIP again.
+        ``time_limit_s``: this run's limit (default: the settings').
+        """
         highs, form = self.highs, self.form
+        if form.is_mip:
+            highs.setOptionValue("solve_relaxation", relaxation)
+            self.method = chosen_method(self.settings.method, form, relaxation)
+            if relaxation and self._relaxed and self.settings.method == "auto":
+                # a relaxation again after bounds changed: dual simplex from the last basis
+                self.method = "dual_simplex"
+            self._relaxed = self._relaxed or relaxation
+            for name, value in BRANCH_AND_BOUND_OPTIONS.items():
+                highs.setOptionValue(name, value)
+            self._use(self.method)
+        is_mip = form.is_mip and not relaxation
         # HiGHS counts time_limit from the object's first run (ERGO-Code/HiGHS#1477)
-        highs.setOptionValue("time_limit", highs.getRunTime() + float(self.settings.time_limit_s))
+        limit_s = self.settings.time_limit_s if time_limit_s is None else time_limit_s
+        highs.setOptionValue("time_limit", highs.getRunTime() + float(max(limit_s, 0.0)))
         _match_scheduler(self.settings.threads)
         began = time.perf_counter()
         highs.run()
@@ -223,23 +261,77 @@ class HighsSession:
             status=words,
             message=highs.modelStatusToString(status),
             objective=info.objective_function_value if has_solution else None,
-            mip_gap=info.mip_gap if form.is_mip and has_solution else (0.0 if has_solution else None),
+            mip_gap=info.mip_gap if is_mip and has_solution else (0.0 if has_solution else None),
             has_solution=has_solution,
             handover_seconds=self._pending_seconds,
             solve_seconds=solved - began,
-            is_mip=form.is_mip,
+            is_mip=is_mip,
             highs_version=highs.version(),
             method=self.method,
         )
         self._pending_seconds = 0.0
+        self.row_duals = None
         if has_solution:
-            values = highs.getSolution().col_value
-            for var, value in zip(form.columns, values, strict=True):
+            solution = highs.getSolution()
+            for var, value in zip(form.columns, solution.col_value, strict=True):
                 var.set_value(value, skip_validation=True)
+            if not form.is_mip and info.dual_solution_status == 2:  # kSolutionStatusFeasible
+                self.row_duals = np.asarray(solution.row_dual, dtype=float)
+            if self.duals and not form.is_mip:
+                self._load_duals(solution.row_dual)
         if self.method.startswith("ipm"):  # an interior point cannot start warm; simplex can
             self.method = "primal_simplex"
             self._use(self.method)
         return outcome
+
+    def _load_duals(self, row_duals) -> None:
+        """Each constraint's dual (d objective / d right-hand side, objective units per
+        constraint unit) into the dual Suffixes; a ranged constraint's two rows add up, as
+        only the binding one is non-zero."""
+        duals: dict = {}
+        for row, value in zip(self.form.rows, row_duals, strict=True):
+            duals[row.constraint] = duals.get(row.constraint, 0.0) + float(value)
+        for suffix in self.duals:
+            suffix.clear()
+            suffix.update(duals)
+
+    def fixed_integer_duals(self) -> None:
+        """After a MIP with a solution: the row duals of the LP with every integer column
+        fixed at its value (what a marginal MW is worth with the MIP's whole decisions held),
+        into :attr:`row_duals` and the dual Suffixes; HiGHS is left with the MIP as it was."""
+        if not self.form.is_mip or self.row_duals is not None:
+            return
+        highs = self.highs
+        columns = self.form.columns
+        integer = np.array([i for i, v in enumerate(columns) if v.is_integer()], dtype=np.int32)
+        values = np.round(np.asarray(highs.getSolution().col_value, dtype=float)[integer])
+        lp = highs.getLp()
+        lower, upper = np.asarray(lp.col_lower_)[integer], np.asarray(lp.col_upper_)[integer]
+        count = len(integer)
+        continuous = [highspy.HighsVarType.kContinuous] * count
+        highs.changeColsIntegrality(count, integer, np.array(continuous))
+        highs.changeColsBounds(count, integer, values, values)
+        highs.run()
+        if highs.getInfo().dual_solution_status == 2:
+            self.row_duals = np.asarray(highs.getSolution().row_dual, dtype=float)
+            if self.duals:
+                self._load_duals(self.row_duals)
+        highs.changeColsBounds(count, integer, lower, upper)
+        integral = [highspy.HighsVarType.kInteger] * count
+        highs.changeColsIntegrality(count, integer, np.array(integral))
+
+    def duals_of(self, constraint) -> dict:
+        """Index -> row dual of each row of an indexed Pyomo constraint (empty without duals)."""
+        if self.row_duals is None:
+            return {}
+        if not self._row_of:
+            self._row_of = {id(entry.constraint): i for i, entry in enumerate(self.form.rows)}
+        found = {}
+        for index, data in constraint.items():
+            row = self._row_of.get(id(data))
+            if row is not None:  # a row the compiler dropped (no variables) has no dual
+                found[index] = float(self.row_duals[row])
+        return found
 
     def find_iis(self, outcome: SolveOutcome) -> None:
         """After an infeasible :meth:`run`: the constraints of an irreducible infeasible
@@ -251,6 +343,41 @@ class HighsSession:
         outcome.iis_constraints = _iis(self.highs, self.form, limit_s)
         outcome.iis_seconds = time.perf_counter() - started
         outcome.iis_limit_s = limit_s
+
+    def set_column_bounds(self, variables: list, lower, upper) -> None:
+        """Bound ``variables`` to [lower, upper] (numbers, or one per variable) for the
+        next runs."""
+        if not variables:
+            return
+        started = time.perf_counter()
+        columns = np.array([self._column(var) for var in variables], dtype=np.int32)
+        n = len(columns)
+        low = np.broadcast_to(np.asarray(lower, dtype=float), n).copy()
+        high = np.broadcast_to(np.asarray(upper, dtype=float), n).copy()
+        self.highs.changeColsBounds(n, columns, low, high)
+        self._pending_seconds += time.perf_counter() - started
+
+    def restore_column_bounds(self, variables: list) -> None:
+        """Give ``variables`` back the bounds the model states."""
+        inf = highspy.kHighsInf
+        lower = [-inf if var.lb is None else var.lb for var in variables]
+        upper = [inf if var.ub is None else var.ub for var in variables]
+        self.set_column_bounds(variables, lower, upper)
+
+    def integer_variables(self) -> list:
+        """The model's integer (and binary) variables, in column order."""
+        return [var for var in self.form.columns if var.is_integer()]
+
+    def start_from(self, values: np.ndarray) -> None:
+        """Give branch and bound a feasible solution (column values) to start from."""
+        solution = highspy.HighsSolution()
+        solution.col_value = list(map(float, values))
+        solution.value_valid = True
+        self.highs.setSolution(solution)
+
+    def column_values(self) -> np.ndarray:
+        """Column values of the last run's solution."""
+        return np.asarray(self.highs.getSolution().col_value, dtype=float)
 
     def set_row_upper(self, constraint, upper: float) -> None:
         """Change the upper bound of a one-row ``<=`` constraint."""

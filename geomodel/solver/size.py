@@ -7,6 +7,7 @@ import numpy as np
 import xarray as xr
 
 from geomodel.model.capacity import most_chips, most_source_mw
+from geomodel.model.sets import training_columns
 
 #: Above this many columns, warn before building (docs/performance.md: HiGHS takes
 #: minutes per million columns; 10^6 columns took 219 s on 2 cores, 10^5 about 15 s).
@@ -21,22 +22,15 @@ MEMORY_HIGH_GB = (0.25, 4.4)
 
 
 def estimate_columns(inputs: xr.Dataset) -> int:
-    """Columns of the LP the inputs give, counted with numpy as the model's sets define
-    them (geomodel/model/sets.py), without building them: train, span, DCI flow, site
-    group, serve, unserved, infer, generator and grid columns. Integer options add a
-    few more (switched-on systems, replicas), and planning its build decisions: not
-    counted."""
+    """Columns of the LP the inputs give, without building the model: train, span, DCI
+    flow and site group from the training index sets (geomodel/model/sets.py, the
+    rows that cannot bind left out), serve, unserved, infer, generator and grid
+    counted with numpy. Integer options add a few more (switched-on systems, replicas,
+    the spans binary ``site_participation`` keeps), and planning its build decisions:
+    not counted."""
     n_time = inputs.sizes["time"]
     installed = most_chips(inputs) > 0  # (s, h): installed, or may be built (as the sets)
-    columns = 0
-    if inputs.sizes.get("job", 0):
-        allowed = inputs["job_site_allowed"].values.astype(bool)
-        eligible = inputs["job_system_eligible"].values.astype(bool)
-        usable = allowed[:, :, None] & eligible[:, None, :] & installed[None, :, :]
-        steps = (inputs["job_weight"].values > 0).sum(axis=1)  # (j)
-        columns += int((usable.sum(axis=(1, 2)) * steps).sum())  # train
-        columns += int((usable.any(axis=2).sum(axis=1) * steps).sum())  # span
-        columns += _flow_and_group_columns(inputs, usable.any(axis=2), steps)
+    columns = training_columns(inputs)  # train, span, flow, group
     if inputs.sizes.get("service", 0) and inputs.sizes.get("region", 0):
         demand = inputs["demand_tokens_per_s"].values > 0  # (i, r, t)
         reachable = inputs["latency_ms"].values[None, :, :] <= inputs["sla_ms"].values[:, None, None]
@@ -51,32 +45,6 @@ def estimate_columns(inputs: xr.Dataset) -> int:
     if inputs.sizes.get("source", 0):
         columns += int((most_source_mw(inputs) > 0).sum()) * n_time  # gen
     columns += int((inputs["grid_import_limit_mw"].values > 0).sum()) * n_time  # grid
-    return columns
-
-
-def _flow_and_group_columns(inputs: xr.Dataset, used: np.ndarray, steps: np.ndarray) -> int:
-    """Per job and step in its window: a flow per link between two of its sites that is
-    fast enough for its pipeline, and a group per linked-site group when it has several."""
-    from geomodel.model.sets import maximal_cliques
-
-    sites = [str(s) for s in inputs["site"].values]
-    ends = [
-        (sites.index(str(a)), sites.index(str(b)))
-        for a, b in zip(inputs["link_site_a"].values, inputs["link_site_b"].values, strict=True)
-    ]
-    latency = inputs["link_latency_ms"].values
-    budget = inputs["pipeline_budget_ms"].values
-    columns = 0
-    for j in range(used.shape[0]):
-        fast = ~(np.isfinite(budget[j]) & (latency > budget[j])) if len(ends) else np.zeros(0, bool)
-        pairs = {
-            (min(a, b), max(a, b))
-            for (a, b), ok in zip(ends, fast, strict=True)
-            if ok and used[j, a] and used[j, b]
-        }
-        groups = maximal_cliques(np.flatnonzero(used[j]).tolist(), pairs)
-        shared = sum(len(g) > 1 for g in groups) if len(groups) > 1 else 0
-        columns += (len(pairs) + shared) * int(steps[j])
     return columns
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -11,17 +12,17 @@ from geomodel.catalog import CATALOG_KINDS, build_catalog
 from geomodel.catalog.entries import collecting_invalid_entries
 from geomodel.geo import Location
 from geomodel.hookspecs import PLUGIN_API_VERSION
-from geomodel.plugin_loader import PluginHost, PluginInfo
-from geomodel.testing.costs import check_build_costs
+from geomodel.plugin_loader import PluginHost, PluginInfo, load_plugins, normalise_name
+from geomodel.testing.costs import check_build_costs, check_buildable
 from geomodel.testing.entries import check_entries
 from geomodel.testing.extension import EXAMPLE_SETTINGS_ATTRIBUTE, check_scenario_hooks
 from geomodel.testing.hosts import (
     BUILTIN_DISTRIBUTION,
     builtin_plugin_names,
-    find_installed_plugin,
-    installed_entry_points,
+    loaded_plugin_named,
     plugin_host,
     plugin_name_of,
+    refused_claims,
 )
 from geomodel.testing.names import Provider, check_names, declared_overrides
 from geomodel.testing.profiles import check_profile
@@ -59,13 +60,24 @@ def check_installed_plugin(
     location: Location | None = None,
 ) -> ConformanceReport:
     """Check the installed plugin named ``name`` (entry-point or distribution name)
-    beside every other installed plugin, as ``geomodel check-plugin`` does."""
-    entry_point = find_installed_plugin(name)
-    host = plugin_host(*[ep.name for ep in installed_entry_points()])
-    plugin = host.manager.get_plugin(entry_point.name)
-    return run_checks(
-        host, entry_point.name, plugin, settings=settings, time_index=time_index, location=location
+    as ``geomodel check-plugin`` does: beside the other plugins, loaded exactly as
+    geomodel loads them (``GEOMODEL_DISABLE_PLUGINS`` applies), so the plugin checked
+    is the one a run would use. A plugin the loader refused, could not import or was
+    told to leave out fails ``loads`` with the loader's reason."""
+    host = load_plugins(strict=False)
+    found = loaded_plugin_named(host, name)
+    if isinstance(found, CheckResult):
+        report = ConformanceReport(found.plugin, _failed_distribution(host, found.plugin, name))
+        report.extend([found])
+        return report
+    plugin = host.manager.get_plugin(found.name)
+    report = run_checks(
+        host, found.name, plugin, settings=settings, time_index=time_index, location=location
     )
+    refused = refused_claims(host, found)
+    if refused:
+        report.results[0] = replace(report.results[0], message=f"{report.results[0].message}; {refused}")
+    return report
 
 
 def run_checks(
@@ -97,11 +109,20 @@ def run_checks(
         settings = getattr(plugin, EXAMPLE_SETTINGS_ATTRIBUTE, None)
     catalog = build_catalog(host)
     report.extend(check_build_costs(own.get("build costs", []), catalog, name))
+    report.extend(check_buildable(own, catalog, name))
     report.extend(check_scenario_hooks(host, catalog, name, settings))
     return report
 
 
-def _failed_distribution(host: PluginHost, name: str) -> str:
+def _failed_distribution(host: PluginHost, name: str, distribution: str = "") -> str:
+    """The distribution of a plugin that did not load (``distribution`` if it is one)."""
+    wanted = {normalise_name(name), normalise_name(distribution or name)}
+    for failure in host.failures:
+        if normalise_name(failure.distribution) in wanted:
+            return failure.distribution
+    for entry_name, dist in host.disabled.items():
+        if wanted & {normalise_name(entry_name), normalise_name(dist)}:
+            return dist
     return next((f.distribution for f in host.failures if f.name == name), "unknown")
 
 

@@ -121,3 +121,48 @@ def _magnitude(entry: BuildCost, result) -> CheckResult:
         f"[{low:g}, {high:g}]{hint}"
     )
     return result("cost-magnitude", "capex_usd_per_unit", False, message)
+
+
+#: catalogue kind -> (cost units that price it, the asset class to suggest)
+BUILDABLE: dict[str, tuple[tuple[tuple[str, ...], ...], str]] = {
+    "hardware systems": ((("system",),), "systems"),
+    "power sources": ((("MW",),), ""),
+    "link technologies": ((("pair_km",), ("pair", "pair_span", "module")), ""),
+}
+
+
+def _priced(name: str, units: tuple[str, ...], costs: list[BuildCost]) -> bool:
+    return any(name in cost.applies_to and cost.unit in units for cost in costs)
+
+
+def check_buildable(own: dict[str, list], catalog: Catalog, plugin: str) -> list[CheckResult]:
+    """``buildable`` for each hardware system, generator and link technology of the plugin:
+    a build cost of any loaded plugin applies to it, or a warning saying what to register
+    (planning mode cannot build it otherwise without the scenario's own figures)."""
+    costs = list(catalog.build_costs.values())
+    results = []
+    for kind, (needs, suggested) in BUILDABLE.items():
+        for entry in own.get(kind, []):
+            if kind == "power sources" and entry.kind == "grid":
+                continue
+            missing = [units for units in needs if not _priced(entry.name, units, costs)]
+            if not missing:
+                priced = sorted(c.name for c in costs if entry.name in c.applies_to)
+                message = f"priced for planning by {', '.join(priced)}"
+                results.append(CheckResult("buildable", plugin, entry.name, "", True, message, kind))
+                continue
+            asset_class = suggested or ("fibre" if missing[0] == ("pair_km",) else entry.kind)
+            if kind == "link technologies" and missing[0] != ("pair_km",):
+                asset_class = "dci_equipment"
+            has_capex = getattr(entry, "capex_usd_per_system", None) is not None
+            give = "" if has_capex else "its capex and "
+            message = (
+                f"no build cost applies to {entry.name!r} (unit {' or '.join(missing[0])}), so a "
+                f"scenario that builds it must give {give}finance.lifetimes.{asset_class}; "
+                f"register one: register_build_costs returning BuildCost(asset_class="
+                f"{asset_class!r}, unit={missing[0][0]!r}, applies_to=[{entry.name!r}], ...)"
+            )
+            results.append(
+                CheckResult("buildable", plugin, entry.name, "", True, message, kind, warning=True)
+            )
+    return results

@@ -8,7 +8,9 @@ from types import ModuleType
 from geomodel.errors import UnknownNameError, UsageError
 from geomodel.plugin_loader import (
     BUILTIN_DISTRIBUTION,
+    DISABLE_ENV,
     PluginHost,
+    PluginInfo,
     _dist_name,
     _load_entry_point,
     _module_name,
@@ -17,6 +19,7 @@ from geomodel.plugin_loader import (
     new_host,
     normalise_name,
 )
+from geomodel.testing.results import CheckResult
 
 PluginSpec = str | ModuleType | object | tuple[str, object]
 
@@ -80,7 +83,8 @@ def plugin_host(*plugins: PluginSpec, strict: bool = False) -> PluginHost:
 
 
 def find_installed_plugin(name: str) -> EntryPoint:
-    """The installed plugin whose entry-point name or distribution name is ``name``."""
+    """The installed entry point whose entry-point name or distribution name is ``name``
+    (of several with one entry-point name, the one the loader tries first)."""
     wanted = normalise_name(name)
     candidates = installed_entry_points()
     for entry_point in candidates:
@@ -90,9 +94,60 @@ def find_installed_plugin(name: str) -> EntryPoint:
     if len(by_distribution) == 1:
         return by_distribution[0]
     if by_distribution:
-        names = ", ".join(ep.name for ep in by_distribution)
-        raise UsageError(
-            "NAME", f"distribution {name} holds several plugins ({names}); name one of them"
-        )
+        raise _several_plugins(name, [ep.name for ep in by_distribution])
     known = {ep.name for ep in candidates} | {_dist_name(ep) for ep in candidates}
     raise UnknownNameError("plugin", name, known)
+
+
+def _several_plugins(distribution: str, names: list[str]) -> UsageError:
+    listed = ", ".join(names)
+    return UsageError(
+        "NAME", f"distribution {distribution} holds several plugins ({listed}); name one of them"
+    )
+
+
+def loaded_plugin_named(host: PluginHost, name: str) -> PluginInfo | CheckResult:
+    """The plugin ``host`` loaded under the entry-point or distribution name ``name``;
+    else the failed ``loads`` result that says why the loader has none (refused,
+    failed to import, disabled). Raises UnknownNameError when nothing installed
+    goes by that name, UsageError when a distribution holds several plugins."""
+    wanted = normalise_name(name)
+    loaded = [info for info in host.plugins.values() if normalise_name(info.name) == wanted]
+    loaded = loaded or [
+        info for info in host.plugins.values() if normalise_name(info.distribution) == wanted
+    ]
+    if len(loaded) > 1:
+        raise _several_plugins(name, [info.name for info in loaded])
+    if loaded:
+        return loaded[0]
+    failed = [
+        f
+        for f in host.failures
+        if f.stage == "load" and wanted in {normalise_name(f.name), normalise_name(f.distribution)}
+    ]
+    if failed:
+        reasons = "; ".join(f"distribution {f.distribution}: {f.reason}" for f in failed)
+        message = f"geomodel does not load this plugin: {reasons}"
+        return CheckResult("loads", failed[0].name, "", "", False, message)
+    for entry_name, distribution in host.disabled.items():
+        if wanted in {normalise_name(entry_name), normalise_name(distribution)}:
+            message = (
+                f"disabled by {DISABLE_ENV} (distribution {distribution}): geomodel does not "
+                f"load it; unset {DISABLE_ENV} or take the name out to check it"
+            )
+            return CheckResult("loads", entry_name, "", "", False, message)
+    find_installed_plugin(name)  # raises for a name nothing installed has
+    message = f"installed, but geomodel loaded no plugin named {name!r}"
+    return CheckResult("loads", name, "", "", False, message)
+
+
+def refused_claims(host: PluginHost, info: PluginInfo) -> str:
+    """What the loader refused of other distributions claiming ``info``'s plugin name."""
+    refused = [
+        f
+        for f in host.failures
+        if f.stage == "load" and f.name == info.name and f.distribution != info.distribution
+    ]
+    return "; ".join(
+        f"distribution {f.distribution}'s plugin of that name was refused: {f.reason}" for f in refused
+    )

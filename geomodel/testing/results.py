@@ -40,6 +40,10 @@ CHECKS: dict[str, str] = {
     "cost-applies-to": "a build cost prices loaded entries (or generic assets) its unit can price",
     "cost-applies-once": "no other build cost prices the same asset in the same unit",
     "cost-magnitude": "a build cost's capex is plausible for its unit, else the unit it looks like",
+    "buildable": (
+        "each hardware system, generator and link technology has a build cost that applies to it, "
+        "so planning can build it (a warning: operational use needs none)"
+    ),
     "weather-runs": "hourly_weather runs and returns a DataFrame",
     "weather-columns": (
         "the weather has temperature_c, relative_humidity_pct, cloud_cover_pct and wind_speed_10m_m_s"
@@ -50,10 +54,13 @@ CHECKS: dict[str, str] = {
     "weather-units": "percent columns are not fractions and the wind speed is not in km/h",
     "weather-timezone": "the same instants asked in another time zone give the same weather",
     "minimal-scenario": "the built-ins the minimal scenario needs are loaded",
+    "extension-settings": "extension_settings returns a pydantic model the example settings pass",
     "validate-scenario": "validate_scenario returns a list of strings, empty when all is well",
     "model-extension": "extend_model runs on the minimal scenario",
     "extension-names": "components the extension adds start with the plugin's name",
+    "unused-untouched": "extend_model leaves a scenario that does not use the extension unchanged",
     "example-settings": "the checks had settings to exercise the extension with",
+    "extension-results": "what extension_results returns joins the results and the KPIs",
     "model-solves": (
         "the minimal scenario builds and solves to optimality with the extension on, "
         "which adds constraint rows or variables to it"
@@ -77,6 +84,13 @@ class CheckResult:
     passed: bool
     message: str
     kind: str = ""
+    #: passed, but with something the author should know (printed as WARN)
+    warning: bool = False
+
+    @property
+    def verdict(self) -> str:
+        """PASS, WARN or FAIL."""
+        return "FAIL" if not self.passed else ("WARN" if self.warning else "PASS")
 
     @property
     def where(self) -> str:
@@ -90,7 +104,7 @@ class CheckResult:
         return ", ".join(parts)
 
     def __str__(self) -> str:
-        return f"{'PASS' if self.passed else 'FAIL'} [{self.check}] {self.where}: {self.message}"
+        return f"{self.verdict} [{self.check}] {self.where}: {self.message}"
 
     def __post_init__(self) -> None:
         if self.check not in CHECKS:
@@ -116,17 +130,22 @@ class ConformanceReport:
     def failures(self) -> list[CheckResult]:
         return [result for result in self.results if not result.passed]
 
+    @property
+    def warnings(self) -> list[CheckResult]:
+        return [result for result in self.results if result.passed and result.warning]
+
     def extend(self, results: list[CheckResult]) -> None:
         self.results.extend(results)
 
     def summary(self) -> str:
         """One line of counts, then one line per failure."""
-        failed = self.failures
+        failed, warned = self.failures, self.warnings
         head = (
             f"plugin {self.plugin!r} (distribution {self.distribution}): "
             f"{len(self.results) - len(failed)} checks passed, {len(failed)} failed"
+            + (f", {len(warned)} with a warning" if warned else "")
         )
-        return "\n".join([head, *(f"  {result}" for result in failed)])
+        return "\n".join([head, *(f"  {result}" for result in [*failed, *warned])])
 
     def assert_ok(self) -> ConformanceReport:
         """Raise AssertionError listing every failure; return the report when all passed."""
@@ -139,6 +158,10 @@ class ConformanceReport:
             "plugin": self.plugin,
             "distribution": self.distribution,
             "passed": self.passed,
-            "counts": {"passed": len(self.results) - len(self.failures), "failed": len(self.failures)},
+            "counts": {
+                "passed": len(self.results) - len(self.failures),
+                "failed": len(self.failures),
+                "warnings": len(self.warnings),
+            },
             "results": [result.to_dict() for result in self.results],
         }

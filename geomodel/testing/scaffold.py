@@ -15,7 +15,7 @@ from pathlib import Path
 
 from geomodel.errors import UsageError
 
-KINDS = ("hardware", "link", "power", "model")
+KINDS = ("hardware", "link", "power", "weather", "cost", "model")
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 #: Import names that would clash with common packages or with geomodel itself.
 RESERVED = {"plugins", "data", "tests", "test", "geomodel", "builtins"}
@@ -50,15 +50,39 @@ _KIND_TEXT: dict[str, dict[str, str]] = {
         "kind_checks": "; the profile hourly, on the requested timezone-aware index, without gaps, "
         "in range, with the entry's means",
     },
+    "weather": {
+        "what": "contributes a weather point (a typical year at Quincy, Washington, as an example)",
+        "contributes": "weather point `quincy_typical_year`",
+        "usage": "Then a site within 100 km of Quincy takes its weather for a weather-driven PUE "
+        "(`pue: {model: weather}`) or weather-driven solar and wind.",
+        "figures": "Annual figures recalled from NOAA's 1991-2020 climate normals for Ephrata, WA; "
+        "the seasonal and daily swings are estimates.",
+        "kind_checks": "; the weather hourly, on the requested timezone-aware index, without gaps, "
+        "within the bounds of weather on Earth, in percent and m/s",
+    },
+    "cost": {
+        "what": "contributes build costs for planning mode (onshore wind in Germany, as an example)",
+        "contributes": "build cost `de_wind_onshore`",
+        "usage": "Then a scenario's build option names it: `wind_onshore: {max: 200 MW, cost: "
+        "de_wind_onshore}` under `sites.<site>.build.power_sources`.",
+        "figures": "Capex and fixed O&M in the middle of the ranges of Fraunhofer ISE's 2024 LCOE "
+        "study, converted at 1.08 USD/EUR; estimates, recalled and not re-checked.",
+        "kind_checks": "; the cost's unit able to price what it applies to, and its capex plausible "
+        "for its unit",
+    },
     "model": {
         "what": "adds a water-use limit per site to geomodel's optimisation model",
-        "contributes": "model extension (hooks `validate_scenario` and `extend_model`)",
+        "contributes": "model extension (hooks `extension_settings`, `extend_model` and "
+        "`extension_results`)",
         "usage": "Then a scenario turns it on:\n\n```yaml\nextensions:\n  {{plugin}}:\n"
-        "    wue_l_per_kwh: 1.8\n    sites:\n      abilene: {limit_m3_per_day: 2000}\n```",
+        "    wue: 1.8 L/kWh\n    sites:\n      abilene: {limit: 2000 m^3/day}\n```\n\n"
+        "`geomodel run` and `geomodel report` then show the water drawn per site and the value "
+        "of a m3 more (the limit's shadow price).",
         "figures": "The default WUE, 1.8 L/kWh, is the industry average often quoted from LBNL's "
         "2016 US data-centre energy report; it is an estimate. Give your sites' own figures.",
         "kind_checks": "; the settings checked, and the minimal scenario built and solved with the "
-        "water limit on (`GEOMODEL_EXAMPLE_SETTINGS` are the settings the checks use)",
+        "water limit on (`GEOMODEL_EXAMPLE_SETTINGS` are the settings the checks use), and "
+        "left unchanged without them",
     },
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from geomodel.ui import loaders
+from geomodel.ui import loaders, sessions
 from geomodel.ui.components.problems import plain
 from geomodel.ui.paths import cache_dir, page_file
 
@@ -42,12 +42,29 @@ def main() -> None:
     loaders.runner(str(cache_dir())).warm_up_later(WARM_UP_DELAY_S)
 
 
+#: seconds between two looks at the queue while runs wait or solve
+QUEUE_POLL_S = 2.0
+
+
 def _runs_in_progress() -> None:
-    """Runs of every session of this server, so a reloaded page sees them too."""
+    """The queue of every session of this server (others' runs without their names), kept
+    up to date while anything waits or solves, and who sees which runs."""
     active = loaders.runner(str(cache_dir())).active()
     with st.sidebar:
-        st.caption(f"Run cache: {plain(str(cache_dir()))}")
-        if active:
-            st.markdown("**Running now**")
-            for status in active:
-                st.caption(plain(f"{status.label}: {status.phase_text}, {status.elapsed_s:.0f} s"))
+        st.fragment(_queue, run_every=QUEUE_POLL_S if active else None)()
+        st.caption(sessions.statement())
+
+
+def _queue() -> None:
+    active = loaders.runner(str(cache_dir())).active()
+    if not active:
+        return
+    me = sessions.me()
+    st.markdown("**Solver queue**")
+    for position, status in enumerate(active, start=1):
+        who = (
+            plain(status.label)
+            if status.session == me or sessions.shared()
+            else "a run of another session"
+        )
+        st.caption(f"{position}. {who}: {status.phase_text}, {status.elapsed_s:.0f} s")

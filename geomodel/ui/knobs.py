@@ -53,6 +53,13 @@ class KnobValues:
     envelope_caps: dict[str, float] = field(default_factory=dict)
     #: site -> system -> sites.<site>.build.systems.<system>.max: the most systems after building
     system_caps: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: a plan's whole-unit options (``solver.integer``: whole_systems, site_opening,
+    #: whole_fibre_pairs) -> on; empty when the scenario builds nothing
+    whole_units: dict[str, bool] = field(default_factory=dict)
+
+
+#: the ``solver.integer`` options a plan's knobs turn on or off
+WHOLE_UNIT_OPTIONS = ("whole_systems", "site_opening", "whole_fibre_pairs")
 
 
 def defaults(scenario: Scenario, time_limit_cap: float) -> KnobValues:
@@ -78,6 +85,11 @@ def defaults(scenario: Scenario, time_limit_cap: float) -> KnobValues:
             name: {system: int(option.max) for system, option in build.systems.items()}
             for name, build in builds.items()
             if build.systems
+        },
+        whole_units={
+            option: bool(getattr(scenario.solver.integer, option))
+            for option in WHOLE_UNIT_OPTIONS
+            if plans_anything(scenario)
         },
     )
 
@@ -137,6 +149,9 @@ def _planning_overrides(scenario: Scenario, values: KnobValues) -> dict[str, Any
             option = build.systems.get(system)
             if option is not None and int(most) != option.max:
                 found[f"sites.{name}.build.systems.{system}.max"] = int(most)
+    for option, on in values.whole_units.items():
+        if bool(on) != bool(getattr(scenario.solver.integer, option)):
+            found[f"solver.integer.{option}"] = bool(on)
     return found
 
 
@@ -204,6 +219,8 @@ def _apply(values: KnobValues, path: str, value: Any, cap: float, scales: dict[s
         if parts[1] not in values.envelope_caps:
             return False
         values.envelope_caps[parts[1]] = float(value)
+    elif parts[:2] == ["solver", "integer"] and len(parts) == 3 and parts[2] in values.whole_units:
+        values.whole_units[parts[2]] = bool(value)
     elif parts[0] == "sites" and len(parts) == 6 and parts[2:4] == ["build", "systems"]:
         if parts[5] != "max" or parts[4] not in values.system_caps.get(parts[1], {}):
             return False

@@ -17,7 +17,8 @@ from geomodel.results.result import Result, open_result
 from geomodel.scenario import Scenario
 from geomodel.ui.paths import scenarios_dir, worker_count
 from geomodel.ui.recipe import Recipe, load_recipe
-from geomodel.ui.runs import Runner, RunStore
+from geomodel.ui.run_store import RunStore
+from geomodel.ui.runs import Runner
 
 
 @st.cache_resource(show_spinner="Loading plugins…")

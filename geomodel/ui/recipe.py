@@ -37,6 +37,9 @@ class Recipe:
     text: str = field(default="", repr=False)  #: the uploaded YAML (uploads only)
     variants: tuple[str, ...] = ()
     overrides_json: str = "{}"  #: JSON object: dotted field path -> value
+    #: an uploaded job table's workspace (``ui.uploads``): the file loads from a copy of the
+    #: bundled folder that holds the table; "" for the bundled folder itself
+    workspace: str = ""
 
     @property
     def overrides(self) -> dict[str, Any]:
@@ -82,6 +85,7 @@ class Recipe:
             "text": self.text,
             "variants": list(self.variants),
             "overrides_json": self.overrides_json,
+            "workspace": self.workspace,
         }
 
     @classmethod
@@ -92,7 +96,11 @@ class Recipe:
             text=data.get("text", ""),
             variants=tuple(data.get("variants", ())),
             overrides_json=data.get("overrides_json", "{}"),
+            workspace=data.get("workspace", ""),
         )
+
+    def with_workspace(self, workspace: str) -> Recipe:
+        return replace(self, workspace=workspace)
 
 
 def describe_overrides(overrides: dict[str, Any]) -> list[str]:
@@ -133,7 +141,11 @@ def _yaml_value(value: Any) -> str:
 
 def load_recipe(recipe: Recipe, catalog: Catalog, folder: Path) -> Scenario:
     """Load and validate; raises :class:`ScenarioError` with every problem. The knobs'
-    overrides are ``--set`` options, and their problems say so, in the CLI's words."""
+    overrides are ``--set`` options, and their problems say so, in the CLI's words. A
+    recipe with a job table upload loads from its workspace (a copy of ``folder`` that
+    holds the table)."""
+    if recipe.workspace:
+        folder = workspace_folder(recipe.workspace)
     folder = folder.resolve()
     overrides = ParsedSetOptions(recipe.overrides)
     if recipe.source == "bundled":
@@ -145,6 +157,28 @@ def load_recipe(recipe: Recipe, catalog: Catalog, folder: Path) -> Scenario:
             )
         return load_scenario(path, recipe.variants, overrides, catalog)
     return load_scenario_text(recipe.text, folder, recipe.name, recipe.variants, overrides, catalog)
+
+
+def workspace_folder(digest: str) -> Path:
+    """Where an uploaded job table's workspace lies (in the run cache); a problem in words
+    when the server no longer has it."""
+    from geomodel.ui.paths import cache_dir
+    from geomodel.ui.uploads import UploadStore
+
+    found = UploadStore(cache_dir()).table_workspace(digest)
+    if found is None:
+        raise ScenarioError(
+            [Problem("job_tables", "the uploaded job table is no longer on the server; upload it again")]
+        )
+    return found
+
+
+def job_tables_defined(recipe: Recipe, folder: Path) -> dict[str, str]:
+    """Job table name -> its file, as the file (with its variants unapplied) names them."""
+    tables = _document_data(recipe, folder).get("job_tables")
+    if not isinstance(tables, dict):
+        return {}
+    return {str(k): str(v.get("file", "")) for k, v in tables.items() if isinstance(v, dict)}
 
 
 #: what an uploaded scenario's file name must end with
@@ -209,8 +243,8 @@ def from_address(params: dict[str, list[str]]) -> tuple[Recipe | None, dict[str,
     return Recipe("bundled", names[0], variants=tuple(params.get("variant", []))), found, unread
 
 
-def variants_defined(recipe: Recipe, folder: Path) -> list[str]:
-    """Variant names the file defines, read without validating it (for the picker)."""
+def _document_data(recipe: Recipe, folder: Path) -> dict:
+    """The file's top-level data, read without validating it ({} when it does not parse)."""
     from geomodel.scenario.files import parse_text, read_document
 
     try:
@@ -219,8 +253,13 @@ def variants_defined(recipe: Recipe, folder: Path) -> list[str]:
         else:
             document = parse_text(recipe.text, recipe.name)
     except ScenarioError:
-        return []
-    defined = document.data.get("variants")
+        return {}
+    return document.data if isinstance(document.data, dict) else {}
+
+
+def variants_defined(recipe: Recipe, folder: Path) -> list[str]:
+    """Variant names the file defines, read without validating it (for the picker)."""
+    defined = _document_data(recipe, folder).get("variants")
     return [str(name) for name in defined] if isinstance(defined, dict) else []
 
 

@@ -1,34 +1,29 @@
-"""Background runs: a process pool that solves scenarios, and their on-disk cache.
+"""Background runs: solver processes that solve scenarios one at a time, a queue in front
+of them, and cancelling a run, queued or solving.
 
-The solve never runs in a Streamlit script thread. :class:`Runner` holds a
-``ProcessPoolExecutor`` and one future per scenario hash; the app keeps one
-runner per cache folder for the life of the server (``st.cache_resource``), so
-a widget change or a page reload finds the run still going instead of
-killing it or starting it twice. Finished runs land in :class:`RunStore`:
-
-    <cache>/runs/<hash>.nc             results and inputs (``Result.to_netcdf``)
-    <cache>/runs/<hash>.json           the record: status, KPIs, messages, recipe, times
-    <cache>/runs/<hash>.progress.json  the phase of a run in progress
-
-A record is written after its NetCDF file, so a record means a complete
-result; a run is looked up by hash before anything is solved.
+The solve never runs in a Streamlit script thread. :class:`Runner` keeps a few
+long-lived solver processes (spawned, each importing the model stack once, ``ui.worker``)
+and one entry per scenario hash; the app keeps one runner per cache folder for the life of
+the server (``st.cache_resource``), so a widget change or a page reload finds the run still
+going instead of killing it or starting it twice. A run waits in the queue until a solver
+process is free; each run knows the session that asked for it, so the queue can say who
+waits for what. Cancelling a queued run takes it out of the queue; cancelling a run being
+solved ends its process (HiGHS cannot be interrupted from outside otherwise) and starts a
+fresh one in its place, leaving the other processes' runs alone. Finished runs land in
+:class:`~geomodel.ui.run_store.RunStore`.
 """
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections import deque
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
-from geomodel.batch.store import write_json_atomic
+from geomodel.ui.run_store import RunStore
 
-RUNS = "runs"
 #: phase -> words, in the order a run goes through them
 PHASES: dict[str, str] = {
     "queued": "waiting for a solver process",
@@ -38,63 +33,9 @@ PHASES: dict[str, str] = {
     "results": "reading the results",
     "write": "saving the results",
 }
-State = Literal["idle", "running", "done", "failed"]
-
-
-class RunStore:
-    """The cache folder of finished runs, by scenario hash."""
-
-    def __init__(self, folder: str | Path) -> None:
-        self.folder = Path(folder)
-        self.runs = self.folder / RUNS
-
-    def ensure(self) -> None:
-        self.runs.mkdir(parents=True, exist_ok=True)
-
-    def result_path(self, scenario_hash: str) -> Path:
-        return self.runs / f"{scenario_hash}.nc"
-
-    def record_path(self, scenario_hash: str) -> Path:
-        return self.runs / f"{scenario_hash}.json"
-
-    def progress_path(self, scenario_hash: str) -> Path:
-        return self.runs / f"{scenario_hash}.progress.json"
-
-    def record(self, scenario_hash: str) -> dict[str, Any] | None:
-        """The record of a finished run whose result file exists, or None."""
-        try:
-            record = json.loads(self.record_path(scenario_hash).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return record if self.result_path(scenario_hash).exists() else None
-
-    def records(self) -> list[dict[str, Any]]:
-        """Every finished run, newest first."""
-        if not self.runs.is_dir():
-            return []
-        found = []
-        for path in self.runs.glob("*.json"):
-            if path.name.endswith(".progress.json"):
-                continue
-            record = self.record(path.stem)
-            if record is not None:
-                found.append(record)
-        return sorted(found, key=lambda r: r.get("finished_at", 0.0), reverse=True)
-
-    def write_progress(self, scenario_hash: str, phase: str, **extra: Any) -> None:
-        self.ensure()
-        write_json_atomic(
-            self.progress_path(scenario_hash), {"phase": phase, "at": time.time(), **extra}
-        )
-
-    def progress(self, scenario_hash: str) -> dict[str, Any]:
-        try:
-            return json.loads(self.progress_path(scenario_hash).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-
-    def clear_progress(self, scenario_hash: str) -> None:
-        self.progress_path(scenario_hash).unlink(missing_ok=True)
+State = Literal["idle", "running", "done", "failed", "cancelled"]
+CANCELLED = "cancelled by the user"
+DIED = "the solver process stopped unexpectedly (out of memory?); run again"
 
 
 @dataclass
@@ -109,6 +50,9 @@ class RunStatus:
     label: str = ""
     record: dict[str, Any] | None = None
     error: str = ""
+    session: str = ""  #: the session that asked for the run
+    #: while queued: the runs ahead of it (solving or waiting), oldest first
+    ahead: list[str] = field(default_factory=list)
 
     @property
     def phase_text(self) -> str:
@@ -130,47 +74,55 @@ class RunStatus:
 
 @dataclass
 class _Run:
-    future: Future
+    recipe: dict[str, Any]
     label: str
+    session: str
     submitted: float
     time_limit_s: float | None
-    meta: dict[str, Any] = field(default_factory=dict)
+    state: State = "running"
+    started: float | None = None  #: when a solver process took it (None: queued)
+    error: str = ""
+    cancelled: bool = False
+
+
+class _SolverProcess:
+    """One spawned solver process (``ui.worker.serve``) and the pipe to it."""
+
+    def __init__(self) -> None:
+        from geomodel.ui.worker import serve
+
+        # spawn, not fork: the server has threads, and a forked child could inherit a
+        # held lock; spawned processes import geomodel afresh
+        context = multiprocessing.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=serve, args=(child,), daemon=True)
+        self.process.start()
+        child.close()
+        self.busy: str | None = None  #: the hash it is solving
 
 
 class Runner:
-    """A process pool and the runs it holds, one per scenario hash."""
+    """Solver processes, the queue in front of them and the runs, one per scenario hash."""
 
     def __init__(self, store: RunStore, workers: int) -> None:
         self.store = store
         self.workers = workers
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._runs: dict[str, _Run] = {}
-        self._executor: ProcessPoolExecutor | None = None
+        self._queue: deque[str] = deque()
+        self._processes: list[_SolverProcess] = []
         self._warm = False
         self._timer: threading.Timer | None = None
-
-    def _pool(self, fresh: bool = False) -> ProcessPoolExecutor:
-        if self._executor is None or fresh:
-            if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-            # spawn, not fork: the server has threads, and a forked child could
-            # inherit a held lock; spawned workers import geomodel afresh
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        return self._executor
+        self._closed = False
 
     def warm_up(self) -> None:
-        """Start a worker now, so the first run does not wait for its imports (once)."""
-        from geomodel.ui.worker import warm_up
-
+        """Start a solver process now, so the first run does not wait for its imports."""
         with self._lock:
-            if self._warm:
+            if self._warm or self._closed:
                 return
             self._warm = True
-            try:
-                self._pool().submit(warm_up)
-            except BrokenProcessPool:
-                self._pool(fresh=True).submit(warm_up)
+            if not self._processes:
+                self._processes.append(_SolverProcess())
 
     def warm_up_later(self, delay_s: float) -> None:
         """:meth:`warm_up` in ``delay_s`` seconds (once), so the first solver process
@@ -188,25 +140,86 @@ class Runner:
         scenario_hash: str,
         label: str = "",
         time_limit_s: float | None = None,
+        session: str = "",
     ) -> Literal["cached", "running", "started"]:
-        """Start solving unless the result is cached or the same hash is running."""
-        from geomodel.ui.worker import solve_recipe
-
+        """Queue a solve unless the result is cached or the same hash is queued or running."""
         with self._lock:
             if self.store.record(scenario_hash) is not None:
                 return "cached"
             run = self._runs.get(scenario_hash)
-            if run is not None and not run.future.done():
+            if run is not None and run.state == "running":
                 return "running"
-            self._warm = True  # the pool starts now; no warm-up needed any more
+            self._warm = True  # a solver process starts now; no warm-up needed any more
+            self._runs[scenario_hash] = _Run(recipe, label, session, time.time(), time_limit_s)
+            self._queue.append(scenario_hash)
             self.store.write_progress(scenario_hash, "queued", label=label)
-            args = (solve_recipe, recipe, scenario_hash, str(self.store.folder))
-            try:
-                future = self._pool().submit(*args)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start over
-                future = self._pool(fresh=True).submit(*args)
-            self._runs[scenario_hash] = _Run(future, label, time.time(), time_limit_s)
+            self._dispatch()
             return "started"
+
+    def cancel(self, scenario_hash: str) -> bool:
+        """Take a queued run out of the queue, or end the process solving it; False when the
+        hash is not queued or running."""
+        with self._lock:
+            run = self._runs.get(scenario_hash)
+            if run is None or run.state != "running":
+                return False
+            run.cancelled = True
+            if scenario_hash in self._queue:
+                self._queue.remove(scenario_hash)
+                self._finish(scenario_hash, "cancelled", CANCELLED)
+                return True
+            for process in self._processes:
+                if process.busy == scenario_hash:
+                    process.process.terminate()  # its waiter sees the pipe close
+            return True
+
+    def _dispatch(self) -> None:
+        """Hand queued runs to idle solver processes, starting processes up to the limit."""
+        self._processes = [p for p in self._processes if p.process.is_alive() or p.busy]
+        while self._queue and not self._closed:
+            idle = next((p for p in self._processes if p.busy is None and p.process.is_alive()), None)
+            if idle is None:
+                if len(self._processes) >= self.workers:
+                    return
+                idle = _SolverProcess()
+                self._processes.append(idle)
+            scenario_hash = self._queue.popleft()
+            run = self._runs[scenario_hash]
+            try:
+                idle.conn.send((run.recipe, scenario_hash, str(self.store.folder)))
+            except OSError:  # the process died while idle: drop it, try again
+                self._processes.remove(idle)
+                self._queue.appendleft(scenario_hash)
+                continue
+            idle.busy, run.started = scenario_hash, time.time()
+            threading.Thread(target=self._wait, args=(idle, scenario_hash), daemon=True).start()
+
+    def _wait(self, process: _SolverProcess, scenario_hash: str) -> None:
+        """Wait for a solver process's answer; a closed pipe means it died or was ended."""
+        try:
+            outcome, error = process.conn.recv()
+        except (EOFError, OSError):
+            outcome, error = "died", ""
+        with self._lock:
+            run = self._runs[scenario_hash]
+            if outcome == "died":
+                process.busy = None
+                if process in self._processes:
+                    self._processes.remove(process)
+                process.process.join(timeout=5)
+                self._finish(scenario_hash, "cancelled" if run.cancelled else "failed", DIED)
+                if not self._processes and not self._closed:  # a warm one for the next run
+                    self._processes.append(_SolverProcess())
+            else:
+                process.busy = None
+                self._finish(scenario_hash, "done" if outcome == "done" else "failed", error)
+            self._dispatch()
+
+    def _finish(self, scenario_hash: str, state: State, error: str) -> None:
+        run = self._runs[scenario_hash]
+        run.state = state
+        run.error = CANCELLED if state == "cancelled" else error
+        self.store.clear_progress(scenario_hash)
 
     def status(self, scenario_hash: str) -> RunStatus:
         record = self.store.record(scenario_hash)
@@ -214,18 +227,23 @@ class Runner:
             return RunStatus(scenario_hash, "done", label=record.get("label", ""), record=record)
         with self._lock:
             run = self._runs.get(scenario_hash)
-        if run is None:
-            return RunStatus(scenario_hash, "idle")
-        if run.future.done():
-            error = run.future.exception()
-            if isinstance(error, BrokenProcessPool):
-                text = "the solver process stopped unexpectedly (out of memory?); run again"
-            else:
-                text = f"{type(error).__name__}: {error}" if error else "the run ended without a result"
-            return RunStatus(scenario_hash, "failed", label=run.label, error=text)
-        progress = self.store.progress(scenario_hash)
-        phase = progress.get("phase", "queued")
-        started = progress.get("started", run.submitted) if phase != "queued" else run.submitted
+            if run is None:
+                return RunStatus(scenario_hash, "idle")
+            if run.state != "running":
+                return RunStatus(
+                    scenario_hash,
+                    "failed" if run.state == "done" else run.state,
+                    label=run.label,
+                    error=run.error or "the run ended without a result",
+                    session=run.session,
+                )
+            ahead = self._ahead(scenario_hash)
+        if run.started is None:
+            phase, started = "queued", run.submitted
+        else:
+            progress = self.store.progress(scenario_hash)
+            phase = progress.get("phase", "load")
+            started = progress.get("started", run.started) if phase != "queued" else run.started
         return RunStatus(
             scenario_hash,
             "running",
@@ -233,18 +251,33 @@ class Runner:
             elapsed_s=max(0.0, time.time() - started),
             time_limit_s=run.time_limit_s,
             label=run.label,
+            session=run.session,
+            ahead=ahead,
         )
 
+    def _ahead(self, scenario_hash: str) -> list[str]:
+        """The runs a queued run waits behind: those being solved, then those queued first."""
+        if scenario_hash not in self._queue:
+            return []
+        solving = [p.busy for p in self._processes if p.busy]
+        queued = list(self._queue)
+        return [*solving, *queued[: queued.index(scenario_hash)]]
+
     def active(self) -> list[RunStatus]:
-        """Runs in progress, of every session of this server."""
+        """Runs being solved, then those waiting in the queue in order, of every session."""
         with self._lock:
-            hashes = [h for h, run in self._runs.items() if not run.future.done()]
+            solving = [p.busy for p in self._processes if p.busy]
+            hashes = [*solving, *self._queue]
         return [s for s in (self.status(h) for h in hashes) if s.state == "running"]
 
     def shutdown(self) -> None:
+        """Stop the warm-up timer and every solver process (their runs end as cancelled)."""
         with self._lock:
+            self._closed = True
             if self._timer is not None:
                 self._timer.cancel()
-            if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
+            for process in self._processes:
+                if process.busy:
+                    self._runs[process.busy].cancelled = True
+                process.process.terminate()
+            self._queue.clear()

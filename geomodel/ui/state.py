@@ -17,6 +17,8 @@ import streamlit as st
 SOURCE = "scenario.source"  #: "Bundled scenario" or "Upload YAML"
 BUNDLED = "scenario.bundled"  #: file name in the bundled folder
 UPLOAD = "scenario.upload"  #: the file uploader
+TABLE_UPLOAD = "scenario.table_upload"  #: the job table uploader
+TABLE_PICK = "scenario.table_pick"  #: which job table an upload replaces
 VARIANTS = "scenario.variants"  #: prefix: variant names of one file, in order
 MAP_SIZE = "map.size_by"
 MAP_LINKS = "map.link_colour_by"
@@ -27,10 +29,16 @@ KNOB = "knob."
 PICKED = "keep.picked"  #: {"source": BUNDLED or UPLOAD choice, "bundled": file name}
 PICKED_VARIANTS = "keep.variants"  #: file name -> variants chosen for it, in order
 UPLOADED = "keep.upload"  #: the Recipe of the last upload that passed the checks
+#: file name -> (workspace digest, job table, file name) of the job table uploaded for it
+TABLES = "keep.tables"
 EDITS = "keep.edits"  #: base scenario hash -> KnobValues the knobs show for it
 KNOB_RESETS = "keep.knob_resets"  #: base scenario hash -> times its knobs were reset
 ADDRESS_READ = "keep.address_read"  #: the page address was read into this session once
 ADDRESS_SETS = "keep.address_sets"  #: (file, variants) -> --set overrides from the address
+
+# whose runs (ui.sessions)
+SESSION_NAME = "keep.session"  #: this session's short name in the queue
+MY_RUNS = "keep.my_runs"  #: scenario hashes this session started, opened or was linked to
 
 # handed between pages
 RECIPE = "recipe"  #: the Recipe of the scenario on the scenario page (knobs applied)
@@ -45,11 +53,19 @@ RESULT_LINKS = "results.links"
 RESULT_MAP_WORK = "results.map.work"
 RESULT_MAP_WHEN = "results.map.when"
 RESULT_MAP_STEP = "results.map.step"
+RESULT_MAP_SHOW = "results.map.show"  #: chips in use or technology mix
 RESULT_BUILD_SIZE = "results.build.size_by"  #: what the build map sizes sites by
+RESULT_ENERGY_SITE = "results.energy.site"
+RESULT_ENERGY_AS = "results.energy.drawn_as"  #: typical days or the year rebuilt
+RESULT_DURATION = "results.energy.duration"
+RESULT_JOB_SEARCH = "results.jobs.search"
+RESULT_JOB_OUTCOME = "results.jobs.outcome"
 RESULT_PATHWAY_PERIOD = "results.pathway.period"  #: the period a pathway's map shows
 COMPARE_A = "compare.a"
 COMPARE_B = "compare.b"
 COMPARE_BUILD_SIZE = "compare.build.size_by"
+#: query parameters of the Compare page: runs A and B
+COMPARE_A_PARAM, COMPARE_B_PARAM = "a", "b"
 BATCH_DIR = "batch.dir"
 BATCH_X = "batch.x"
 BATCH_Y = "batch.y"
@@ -60,8 +76,12 @@ TOOLS = "tools."
 
 #: query parameter that keeps the open result across a browser reload
 RUN_PARAM = "run"
+#: query parameter (and key) of the Results page's open view (its tab)
+VIEW_PARAM = "view"
 #: query parameters of the scenario page: bundled file, variants, --set overrides
 SCENARIO_PARAM, VARIANT_PARAM, SET_PARAM = "scenario", "variant", "set"
+#: query parameters of an uploaded scenario and of an uploaded job table's workspace
+UPLOAD_PARAM, TABLE_PARAM = "upload", "table"
 
 
 def get(key: str, default: Any = None) -> Any:

@@ -1,8 +1,10 @@
-"""What a background solver process runs (no streamlit here: workers import this only).
+"""What a background solver process runs (no streamlit here: solver processes import this only).
 
-The worker loads the scenario again from its recipe, checks it is the scenario
-the app validated (same hash), solves it through the library API, and writes
-the result and its record into the run cache.
+:func:`serve` is the process's life: import the model stack and load the plugins once,
+then solve the runs the app sends down its pipe, one at a time, answering each with
+"done" or "failed" and the error in words. Each run loads the scenario again from its
+recipe, checks it is the scenario the app validated (same hash), solves it through the
+library API, and writes the result and its record into the run cache.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from geomodel.batch.store import write_json_atomic
 from geomodel.catalog import Catalog, build_catalog
 from geomodel.ui.paths import scenarios_dir
 from geomodel.ui.recipe import Recipe, load_recipe
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
 
 @lru_cache(maxsize=1)
@@ -30,12 +32,34 @@ def warm_up() -> None:
     _catalog()
 
 
+def serve(conn) -> None:
+    """Warm up, then solve each ``(recipe, hash, folder)`` received until the pipe closes."""
+    warm_up()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            solve_recipe(*task)
+            answer = ("done", "")
+        except Exception as error:  # reported to the page in words, the process lives on
+            answer = ("failed", f"{type(error).__name__}: {error}")
+        try:
+            conn.send(answer)
+        except OSError:
+            return
+
+
 def solve_recipe(recipe_data: dict[str, Any], scenario_hash: str, folder: str) -> dict[str, Any]:
     """Solve one scenario and cache its result under ``scenario_hash``; returns the record."""
     from geomodel import __version__
     from geomodel.api import solve_inputs
     from geomodel.inputs.build import build_inputs
     from geomodel.inputs.dataset import is_planning
+    from geomodel.ui.solution import plan_kind
 
     store = RunStore(folder)
     recipe = Recipe.from_dict(recipe_data)
@@ -67,7 +91,8 @@ def solve_recipe(recipe_data: dict[str, Any], scenario_hash: str, folder: str) -
             "recipe": {k: v for k, v in recipe.as_dict().items() if k != "text"},
             "command": recipe.command(),
             "status": result.status,
-            "planning": inputs is None or is_planning(inputs),  # a plan (or pathway): builds shown
+            # a plan: its build and costs are shown (a pathway has its own view)
+            "planning": inputs is not None and is_planning(inputs),
             "kpis": result.kpis,
             "messages": result.messages,
             "started_at": started,
@@ -75,6 +100,8 @@ def solve_recipe(recipe_data: dict[str, Any], scenario_hash: str, folder: str) -
             "wall_seconds": time.time() - started,
             "geomodel_version": __version__,
         }
+        if record["planning"] and result.has_solution:  # whole or relaxed, said beside its KPIs
+            record["plan_kind"] = plan_kind(result.dataset, inputs).to_dict()
         write_json_atomic(store.record_path(scenario_hash), record)
         return record
     finally:

@@ -83,13 +83,13 @@ def test_valid_entries_survive_beside_invalid_ones(invalid):
     [
         (
             "register_hardware_systems",
-            "entry 1 ('fixture_negative_power') is invalid: active_power_kw_per_chip: "
-            "Input should be greater than or equal to 0.05 (got -1.0)",
+            "entry 1 ('fixture_negative_power') is invalid: active_power_kw_per_chip = -1.0 kW "
+            "per chip is outside the physical range [0.05, 5] kW per chip",
         ),
         (
             "register_hardware_systems",
             "entry 2 ('fixture_wrong_type') is invalid: chips_per_system: "
-            "Input should be a valid integer, unable to parse string as an integer (got 'eight')",
+            "should be a valid integer, unable to parse string as an integer (got 'eight')",
         ),
         (
             "register_hardware_systems",
@@ -98,8 +98,8 @@ def test_valid_entries_survive_beside_invalid_ones(invalid):
         ),
         (
             "register_link_technologies",
-            "entry 0 ('fixture_slow_link') is invalid: latency_us_per_km: "
-            "Input should be less than or equal to 6 (got 10.0)",
+            "entry 0 ('fixture_slow_link') is invalid: latency_us_per_km = 10.0 us/km is outside "
+            "the physical range [3, 6] us/km",
         ),
         ("register_power_sources", "returned PowerSource, expected a list"),
     ],
@@ -120,24 +120,42 @@ def test_invalid_entries_are_the_only_failures(invalid):
 
 def test_a_name_defined_by_two_plugins_is_an_error_naming_both():
     catalog = catalog_of("good_catalog", "duplicate_entry")
+    assert {f.name for f in catalog.failures} == {"good_catalog", "duplicate_entry"}
+    for failure in catalog.failures:
+        assert failure.entry == "fixture_hgx_8" and failure.kind == "hardware systems"
+        assert (
+            "hardware system 'fixture_hgx_8' is defined by plugin 'good_catalog' (distribution "
+            "local) and plugin 'duplicate_entry' (distribution local), so geomodel uses neither"
+        ) in failure.reason
+
+
+@pytest.mark.parametrize(
+    "order", [("good_catalog", "duplicate_entry"), ("duplicate_entry", "good_catalog")]
+)
+def test_a_name_two_third_party_plugins_define_is_used_from_neither_in_any_order(order):
+    """Issue 24, item 2: the plugin loaded first kept the name (and the plan changed with
+    the install order); now the name is in neither, and a lookup says why."""
+    catalog = catalog_of(*order)
+    assert "fixture_hgx_8" not in catalog.hardware
+    assert catalog.clashes == {("hardware systems", "fixture_hgx_8"): list(order)}
+    with pytest.raises(UnknownNameError, match="so geomodel uses neither") as raised:
+        catalog.hardware_system("fixture_hgx_8")
+    assert f"plugin {order[0]!r} (distribution local) and plugin {order[1]!r}" in str(raised.value)
+    assert "GEOMODEL_DISABLE_PLUGINS=local" in str(raised.value)
+    assert "fixture_smf" in catalog.links  # the plugins' other entries load
+
+
+def test_a_plugin_returning_one_name_twice_keeps_its_first():
+    catalog = catalog_of("good_catalog", "twice_entry")
+    assert catalog.hardware_system("fixture_twice_8").vendor == "First"
     (failure,) = catalog.failures
-    both = {"good_catalog", "duplicate_entry"}
-    assert failure.name in both
-    (other,) = both - {failure.name}
-    assert f"hardware system 'fixture_hgx_8' is also defined by plugin {other!r}" in failure.reason
-    assert "(distribution local)" in failure.reason
-    assert len(catalog.hardware) == 1  # one of them is kept, never both
-
-
-def test_the_first_loaded_plugin_keeps_a_duplicated_name():
-    catalog = catalog_of("good_catalog", "duplicate_entry")
-    assert catalog.hardware_system("fixture_hgx_8").vendor == "Test"
-    assert [f.name for f in catalog.failures] == ["duplicate_entry"]
+    assert (failure.name, failure.entry) == ("twice_entry", "fixture_twice_8")
+    assert "is returned twice: the first is kept" in failure.reason
 
 
 def test_strict_mode_makes_a_duplicate_fatal(monkeypatch):
     monkeypatch.setenv(STRICT_ENV, "1")
-    with pytest.raises(PluginError, match="'fixture_hgx_8' is also defined by plugin"):
+    with pytest.raises(PluginError, match="'fixture_hgx_8' is defined by plugin 'good_catalog'"):
         catalog_of("good_catalog", "duplicate_entry")
 
 
@@ -173,3 +191,17 @@ def test_an_unknown_name_with_nothing_close_says_how_many_are_known(two_plugins)
         two_plugins.power_source("zzz")
     assert str(raised.value) == "unknown power source 'zzz' (known: 2 names)"
     assert raised.value.known == ["fixture_dict_solar", "fixture_grid"]
+
+
+def test_an_invalid_entry_at_run_time_reads_as_check_plugin_says_it():
+    """Issue 24, item 6: a run printed pydantic's 'Extra inputs are not permitted' where
+    check-plugin names the field meant, with its unit."""
+    catalog = catalog_of("unit_in_field_name")
+    (failure,) = catalog.failures
+    assert failure.reason == (
+        "entry 0 ('fixture_watts_8') is invalid: missing required field active_power_kw_per_chip "
+        "(kW per chip); unknown field 'active_power_w_per_chip'; did you mean "
+        "'active_power_kw_per_chip' (kW per chip)? Fields carry their unit in their name: "
+        "convert the value to it"
+    )
+    assert "Input should" not in failure.reason and "Extra inputs" not in failure.reason

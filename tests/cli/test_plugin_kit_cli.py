@@ -30,6 +30,8 @@ EXAMPLE_ENTRIES = {
     "hardware": {"hardware systems": ["tpu_v7_cube"]},
     "link": {"link technologies": ["smf_800zr_plus"]},
     "power": {"power sources": ["run_of_river_hydro"]},
+    "weather": {"weather points": ["quincy_typical_year"]},
+    "cost": {"build costs": ["de_wind_onshore"]},
     "model": {},
 }
 
@@ -75,7 +77,9 @@ def test_new_plugin_writes_a_package_that_passes_its_own_checks(kind, tmp_path, 
     assert "geomodel_check_plugin(plugin).assert_ok()" in test_file
 
     module = import_from(folder, names.package)
-    assert names.plugin == module.NAME and module.GEOMODEL_PLUGIN_API == "1"
+    assert names.plugin == module.NAME
+    declared = module.GEOMODEL_PLUGIN_API
+    assert declared == ("1.3" if kind == "model" else "1")  # the model uses the hooks of 1.3
     report = check_plugin(module)  # what the generated test file runs
     assert report.passed, report.summary()
     own = {r.entry for r in report.results if r.check == "fields"}
@@ -85,6 +89,8 @@ def test_new_plugin_writes_a_package_that_passes_its_own_checks(kind, tmp_path, 
     if kind == "model":
         solved = next(r for r in report.results if r.check == "model-solves")
         assert solved.passed and "acme_model_water_m3" in str(report.results)
+        checks = {r.check for r in report.results}
+        assert {"extension-settings", "unused-untouched", "extension-results"} <= checks
 
 
 def test_the_generated_code_is_ruff_clean(tmp_path):
@@ -135,7 +141,7 @@ def test_check_plugin_prints_a_table_and_passes_a_built_in(capsys):
     assert "Conformance of plugin 'dci' (distribution geomodel)" in out
     assert "link technology smf_800zr" in out
     assert "FAIL" not in out
-    assert out.strip().endswith("checks passed, 0 failed.")
+    assert out.strip().endswith(", 0 failed.") and "checks passed" in out
 
 
 def test_check_plugin_json_is_the_report(capsys):
@@ -143,7 +149,7 @@ def test_check_plugin_json_is_the_report(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["plugin"] == "firm" and report["passed"] is True
     assert report["counts"]["failed"] == 0
-    assert {"check", "plugin", "entry", "field", "passed", "message", "kind"} == set(
+    assert {"check", "plugin", "entry", "field", "passed", "message", "kind", "warning"} == set(
         report["results"][0]
     )
 
@@ -174,6 +180,57 @@ def test_check_plugin_exits_1_naming_plugin_entry_and_field(broken_installed, ca
     assert "FAIL" in out and "active_power_kw_per_chip" in out and "failed." in out
 
 
+def test_the_model_scaffold_refuses_an_unknown_per_site_key_at_its_line(tmp_path, capsys):
+    """Issue 24, item 6: the model scaffold's settings parser ignored unknown per-site keys
+    (``limt``), so the limit silently did not apply."""
+    from geomodel import build_catalog
+    from geomodel.scenario import ScenarioError, load_scenario
+    from geomodel.testing import MINIMAL_PLUGINS, minimal_scenario, plugin_host
+
+    assert new_plugin(capsys, "kit-keys", "--kind", "model", "-o", str(tmp_path))[0] == 0
+    module = import_from(tmp_path / "geomodel-kit-keys", "geomodel_kit_keys")
+    catalog = build_catalog(plugin_host(*MINIMAL_PLUGINS, ("kit_keys", module)))
+    settings = {"sites": {"site_a": {"limit": "10 m^3/day", "wue_l_per_kwh": 0.5}}}
+    path = tmp_path / "s.yaml"
+    lines = json.dumps(minimal_scenario(extensions={"kit_keys": settings}), indent=1)
+    path.write_text(lines, encoding="utf-8")  # JSON is YAML, one field a line
+    with pytest.raises(ScenarioError) as raised:
+        load_scenario(path, catalog=catalog)
+    line = next(i for i, text in enumerate(lines.splitlines(), 1) if "wue_l_per_kwh" in text)
+    (problem,) = raised.value.problems
+    assert str(problem) == (
+        f"{path}:{line}: extensions.kit_keys.sites.site_a.wue_l_per_kwh: unknown field; "
+        "known fields: limit, wue"
+    )
+
+
+@pytest.fixture
+def refused_installed(tmp_path, monkeypatch) -> str:
+    """A distribution whose one plugin takes the built-in name ``firm``."""
+    write_distribution(
+        tmp_path, "geomodel-fixture-usurper", "0.1", {"firm": "plugin_fixtures.good_catalog"}
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return "geomodel-fixture-usurper"
+
+
+def test_check_plugin_of_a_refused_distribution_fails_with_the_loaders_reason(refused_installed, capsys):
+    """Issue 24, item 3: check-plugin checked (and passed) the built-in that kept the name,
+    not the distribution the user named."""
+    assert main(["check-plugin", refused_installed, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["distribution"] == refused_installed and report["passed"] is False
+    (loads,) = report["results"]
+    assert loads["check"] == "loads"
+    assert "refused: plugin name 'firm' is already used by geomodel" in loads["message"]
+
+    assert main(["check-plugin", "firm", "--json"]) == 0  # the name: the built-in loaded
+    report = json.loads(capsys.readouterr().out)
+    assert report["distribution"] == "geomodel"
+    loads = next(r for r in report["results"] if r["check"] == "loads")
+    assert f"distribution {refused_installed}'s plugin of that name was refused" in loads["message"]
+
+
 def test_check_plugin_names_an_unknown_plugin(capsys):
     assert main(["check-plugin", "hardwre"]) == 1
     assert "unknown plugin 'hardwre'; did you mean hardware" in capsys.readouterr().err
@@ -197,7 +254,7 @@ def test_an_installed_scaffold_passes_its_tests_and_geomodel_lists_and_checks_it
         timeout=240,
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "2 passed" in tests.stdout
+    assert "4 passed" in tests.stdout
 
     listed = run_geomodel("plugins", "--json", cwd=tmp_path, plugins=installed)
     assert listed.returncode == 0, listed.stderr

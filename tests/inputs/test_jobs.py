@@ -69,10 +69,37 @@ def test_a_job_larger_than_a_usable_site_stays_alone_with_its_site_use_rows(tmp_
     assert inputs["job_needs_span"].values.tolist() == [True, True]
 
 
-def test_integer_site_participation_keeps_every_job_alone(tmp_path):
+def test_a_lone_job_with_two_usable_sites_gets_site_use_unless_relaxed(tmp_path):
+    # 8 chips fit either site and no link joins them: the LP rows (6) could never bind, but
+    # binary site use (exact, relax_fix) must keep the run at one site a step
+    job = {"j": {"gpu_hours": 8, "system": "hgx_h100_8", "max_chips": 8}}
+    for participation, needs in (("exact", True), ("relax_fix", True), ("relaxed", False)):
+        inputs = scenario(tmp_path, job, solver={"participation": participation})
+        assert inputs["job_needs_span"].values.tolist() == [needs], participation
+        assert inputs["job_synchronous"].values.tolist() == [True]
+
+
+def test_a_class_of_several_jobs_and_a_pool_are_not_one_synchronous_run(tmp_path):
+    # two interchangeable jobs merge into a class: a pool of independent runs, no site use
+    # variables and no gradient exchange between sites; so is a job declared a pool
     jobs = {n: {"gpu_hours": 8, "system": "hgx_h100_8", "max_chips": 8} for n in ("a", "b")}
-    inputs = scenario(tmp_path, jobs, solver={"integer": {"site_participation": True}})
-    assert inputs["job"].values.tolist() == ["a", "b"]
+    merged = scenario(tmp_path, jobs)
+    assert merged["job"].values.tolist() == ["a+1"]
+    assert merged["job_synchronous"].values.tolist() == [False]
+    assert merged["job_needs_span"].values.tolist() == [False]
+    pool = {"p": {"gpu_hours": 8, "system": "hgx_h100_8", "gradient_size": "1 GB", "synchronous": False}}
+    inputs = scenario(tmp_path, pool, links={"mesh": {"technology": "smf_800zr"}})
+    assert inputs["job_synchronous"].values.tolist() == [False]
+    assert inputs["job_needs_span"].values.tolist() == [False]
+    assert inputs["dp_traffic_gbit_s"].values.tolist() == [0.0]
+
+
+def test_site_participation_is_now_solver_participation(tmp_path):
+    from geomodel.scenario.problems import ScenarioError
+
+    job = {"j": {"gpu_hours": 8, "system": "hgx_h100_8"}}
+    with pytest.raises(ScenarioError, match=r"solver\.participation"):
+        scenario(tmp_path, job, solver={"integer": {"site_participation": True}})
 
 
 def test_transfer_prices_follow_the_distance_class(tmp_path):

@@ -21,6 +21,8 @@ import pytest
 import scenario_builder as sb
 from pyproj import Geod
 
+from geomodel.results.executable import check_executable
+
 HOURS = 4
 REL = 1e-6
 
@@ -62,7 +64,9 @@ def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100,
         hours=HOURS,
         training={"pretrain": sb.training_job(8000)},
         links={"routes": [sb.route("cheap", "dear", length_km=50)]},
-        solver={"method": method},
+        # the LP methods on an LP: site use relaxed (binary, the plan is the same: the
+        # link carries the exchange, checked below in (6))
+        solver={"method": method, "participation": "relaxed"},
     )
     result = sb.run(tmp_path, data, catalog)
     assert result.status == "optimal", result.messages
@@ -318,7 +322,8 @@ def dci_scenario(fibre_pairs: int, participation: bool, rate: float = 1.7802) ->
     # one hour; cheap has 800 chips, dear 1600; the job needs 1200 chip-hours of
     # 0.989 PFLOPS x 3.6 x MFU 0.5 = 1.7802 EFLOP each.
     # Gradient exchange of a split job: 2 x 5000 GB x 8 bit / 1 s = 80,000 Gb/s;
-    # one 800ZR fibre pair carries 25,600 Gb/s, four carry 102,400 Gb/s.
+    # one 800ZR fibre pair carries 25,600 Gb/s, four carry 102,400 Gb/s; 0: no link at all.
+    links = {"routes": [sb.route("cheap", "dear", length_km=50, pairs=fibre_pairs)]}
     return sb.scenario(
         {
             "cheap": sb.site(systems=100, price=30, carbon=100),
@@ -328,9 +333,45 @@ def dci_scenario(fibre_pairs: int, participation: bool, rate: float = 1.7802) ->
         training={
             "pretrain": sb.training_job(1200 * rate, gradient_size="5000 GB", sync_interval="1 s")
         },
-        links={"routes": [sb.route("cheap", "dear", length_km=50, pairs=fibre_pairs)]},
-        solver={"integer": {"site_participation": participation}},
+        links=links if fibre_pairs else None,
+        solver={"participation": "exact" if participation else "relaxed"},
     )
+
+
+def rules_broken(result) -> set[str]:
+    """The rules the checker of geomodel.results.executable finds broken."""
+    return {finding.rule for finding in check_executable(result.dataset, result.inputs)}
+
+
+@pytest.mark.parametrize("participation", [True, False])
+def test_a_job_at_two_unlinked_sites_stays_at_one_with_binary_site_use(
+    tmp_path, catalog, h100, participation
+):
+    # No link: cheap (800 chips) cannot hold the 1200 chips alone, so with binary site
+    # use all 1200 chip-hours go to dear. The LP relaxation (docs/model.md (6), one_group:
+    # span_cheap + span_dear <= 1, span >= chips / U with U = 800 and 1600) may split
+    # x at cheap and 1200 - x at dear while x / 800 + (1200 - x) / 1600 <= 1, i.e.
+    # x <= 400: it puts 400 at cheap, over no link at all, which the checker finds.
+    result = sb.run(tmp_path, dci_scenario(0, participation), catalog)
+    assert result.status == "optimal", result.messages
+    cheap = 0.0 if participation else 400.0
+    assert chip_hours(result, "cheap") == pytest.approx(cheap, abs=1e-6)
+    assert chip_hours(result, "dear") == pytest.approx(1200 - cheap, rel=REL)
+    # energy: PUE 1.2 x (idle of every chip + (active - idle) of the working ones), 1 h
+    working = {"cheap": cheap, "dear": 1200 - cheap}
+    installed = {"cheap": 800, "dear": 1600}
+    price = {"cheap": 30, "dear": 60}
+    cost = sum(
+        price[s] * 1.2 * (installed[s] * h100.idle_kw + working[s] * h100.working_extra_kw) / 1000
+        for s in price
+    )
+    assert result.kpis["objective"] == pytest.approx(cost, rel=REL)
+    assert rules_broken(result) == (set() if participation else {"unlinked_sites"})
+    assert result.kpis["participation"] == ("exact" if participation else "relaxed")
+    if participation:  # the relaxation is the LP above: 400 working chip-hours at 30, not 60
+        relaxed = cost - 400 * 1.2 * h100.working_extra_kw / 1000 * (60 - 30)
+        assert result.kpis["relaxation_objective"] == pytest.approx(relaxed, rel=REL)
+        assert result.kpis["relaxation_gap"] == pytest.approx((cost - relaxed) / cost, rel=1e-5)
 
 
 def test_dci_capacity_limits_a_cross_site_split_exactly_with_site_participation(tmp_path, catalog, h100):
@@ -380,9 +421,14 @@ def test_the_lp_relaxation_of_the_split_understates_dci_needs(tmp_path, catalog)
     flow = float(lp.dataset["link_traffic_gbit_s"].max())
     assert 80_000 * (800 / 800 + 400 / 1600 - 1) - 1e-6 <= flow <= 25_600 + 1e-6
     assert flow < 80_000  # the split is reported with less DCI traffic than it needs
-    # the relaxation is a lower bound: the LP objective is below the exact one
+    # the checker reads the placement: 80,000 Gb/s over a 25,600 Gb/s link
+    assert rules_broken(lp) == {"link_capacity"}
+    # the relaxation is a lower bound: the LP objective is below the exact one, whose
+    # plan keeps the job at dear and breaks no rule; its gap is measured from this LP
     exact = sb.run(tmp_path, dci_scenario(1, participation=True), catalog)
     assert lp.kpis["objective"] < exact.kpis["objective"]
+    assert rules_broken(exact) == set()
+    assert exact.kpis["relaxation_objective"] == pytest.approx(lp.kpis["objective"], rel=REL)
 
 
 # ---- objective: a carbon price that flips the choice of site -----------------------------------

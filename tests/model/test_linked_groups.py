@@ -68,7 +68,7 @@ def chain_scenario(participation: bool) -> dict:
         hours=1,
         training={"pretrain": sb.training_job(1600 * rate)},
         links={"routes": [sb.route("a", "b"), sb.route("b", "c")]},
-        solver={"integer": {"site_participation": participation}},
+        solver={"participation": "exact" if participation else "relaxed"},
     )
 
 

@@ -31,7 +31,15 @@ from geomodel.results.result import Result
 from geomodel.scenario import load_scenario
 
 FLAGSHIP = Path(__file__).resolve().parents[2] / "scenarios" / "plan-100k-gpu.yaml"
-REDUCED = ["time.aggregation.typical_days=3", "time.aggregation.segments=3"]
+#: The expectations below are about optima, proved for the LP; binary site use (the
+#: default, docs/model.md (6)) is solved to the scenario's MIP gap, so they are checked on
+#: the relaxation (solver.participation: relaxed), whose optimum is exact. That every
+#: variant's executable plan breaks no rule is tests/results/test_executable_examples.py's.
+REDUCED = [
+    "time.aggregation.typical_days=3",
+    "time.aggregation.segments=3",
+    "solver.participation=relaxed",
+]
 NEW_EUROPEAN = ("amsterdam", "loughton", "paris_saclay", "madrid", "lulea")
 EUROPEAN_METROS = ("london", "paris", "frankfurt", "madrid", "stockholm")
 #: chat: 37e9 active parameters x 2 = 74 GFLOP a token, at 0.2 of the FP8 peak

@@ -15,6 +15,8 @@ from __future__ import annotations
 import pytest
 import scenario_builder as sb
 
+from geomodel.results.executable import check_executable
+
 REL = 1e-6
 HOURS_PER_YEAR = 8760.0
 
@@ -256,7 +258,7 @@ def two_site_scenario(pair_cost: float) -> dict:
                 }
             ]
         },
-        solver={"integer": {"site_participation": True, "whole_fibre_pairs": True}},
+        solver={"participation": "exact", "integer": {"whole_fibre_pairs": True}},
         finance={"discount_rate": 0.0},
     )
 
@@ -292,7 +294,7 @@ def test_as_an_lp_the_route_is_sized_to_the_traffic(tmp_path, catalog, h100):
     spans are continuous: the LP may even split without the full exchange (docs/model.md
     (6)); its optimum is a lower bound of the MIP's, 16,000 + at most 0.0625 pairs."""
     data = two_site_scenario(3900.0)
-    data["solver"]["integer"] = {}
+    data["solver"] = {**data["solver"], "participation": "relaxed", "integer": {}}
     result = sb.run(tmp_path, data, catalog)
     assert result.status == "optimal", result.messages
     assert built(result, "built_systems", site="b") == pytest.approx(40, abs=1e-6)
@@ -362,6 +364,72 @@ def test_the_lp_opens_a_new_site_in_part_and_bounds_the_mip_from_below(tmp_path,
     assert result.kpis["objective"] == pytest.approx(10_000 + 1_100, rel=REL)
 
 
+def half_open_scenario() -> dict:
+    """A job needs 1200 H100 chips in its one hour (max_chips 1200). Site a has 100 servers
+    (800 chips) installed and nothing to build; the new site c builds servers at 100 USD
+    each over the hour (at most 1000) and opening it costs 1,000 USD over the hour; a
+    candidate 50 km 800ZR link a-c lights at most 2 pairs of 25,600 Gb/s at 100 USD a
+    pair. The job's exchange is 2 x 8000 GB x 8 / 10 s = 12,800 Gb/s: half a pair.
+    Energy is free. Opening and pairs are continuous (the LP's opening share)."""
+    a = sb.site(systems=100, price=0.0, carbon=0.0, supply_mw=100.0)
+    c = sb.site(lat=40.3, systems=0, price=0.0, carbon=0.0, supply_mw=100.0, envelope_mw=0.0)
+    c["build"] = {
+        "new_site": True,
+        "open_cost": f"{yearly_cost_for(1000, 1) * 100} USD",  # 100 years at r = 0
+        "power_envelope": {"max": "50 MW", "capex": "0 USD/MW", "fixed_om": "0 USD/MW/year"},
+        "systems": {
+            sb.H100: {"max": 1000, "capex": "0 USD", "fixed_om": f"{yearly_cost_for(100, 1)} USD/year"}
+        },
+    }
+    rate = sb.job_rate_eflop_per_chip_hour(0.989, 0.5)
+    job = sb.training_job(1200 * rate, max_chips=1200, gradient_size="8000 GB", sync_interval="10 s")
+    link = {
+        "sites": ["a", "c"],
+        "technology": "smf_800zr",
+        "length": "50 km",
+        "max_pairs": 2,
+        "capex_per_pair_km": "0 USD/km",
+        "capex_per_pair": "0 USD",
+        "fixed_om_per_pair": f"{yearly_cost_for(100, 1)} USD/year",
+    }
+    return sb.scenario(
+        {"a": a, "c": c},
+        hours=1,
+        training={"pretrain": job},
+        links={"candidates": [link]},
+        solver={"participation": "exact"},
+        finance={"discount_rate": 0.0, "lifetimes": {"site": "100 years"}},
+    )
+
+
+def test_fibre_pairs_towards_a_new_site_open_it_as_far_as_they_need(tmp_path, catalog, h100):
+    """docs/model.md (P5): pairs <= 2 x open_c, as systems <= 1000 x open_c.
+    All at c: 150 servers x 100 + open 150 / 1000 = 0.15 x 1,000 = 15,150 USD. Split (binary
+    site use): 800 chips at a, 400 = 50 servers at c, the whole exchange, 12,800 / 25,600 =
+    0.5 pair, so open_c >= max(50 / 1000, 0.5 / 2) = 0.25: 5,000 + 50 + 250 = 5,300 USD.
+    Without the fibre's row the site would open at 0.05 with half a pair towards it.
+    The relaxation (site use continuous too): x chips at c (x >= 400, a holds 800), spans
+    (1200 - x) / 800 and x / 1200, pairs 0.5 x (spans - 1) = 0.25 - x / 4800, open the larger
+    of x / 8000 and pairs / 2; 12.5 x + 100 pairs + 1000 open rises with x, so x = 400:
+    5,000 + 16.67 + 83.33 = 5,100 USD."""
+    result = sb.run(tmp_path, half_open_scenario(), catalog)
+    assert result.status == "optimal", result.messages
+    assert built(result, "built_systems", site="c") == pytest.approx(50, rel=REL)
+    assert built(result, "built_fibre_pairs") == pytest.approx(0.5, rel=REL)
+    assert float(result.dataset["site_opened"].sel(site="c")) == pytest.approx(0.25, rel=REL)
+    assert result.kpis["objective"] == pytest.approx(5_300, rel=REL)
+    assert result.kpis["relaxation_objective"] == pytest.approx(5_100, rel=REL)
+    assert result.kpis["relaxation_gap"] == pytest.approx(200 / 5_300, rel=1e-5)
+    assert check_executable(result.dataset, result.inputs) == []
+    # the checker reads the same rule from the numbers: a pair more than 2 x 0.25 allows
+    beyond = result.dataset.copy(deep=True)
+    beyond["built_fibre_pairs"][:] = 0.6
+    (finding,) = check_executable(beyond, result.inputs)
+    assert finding.rule == "opening_share"
+    assert finding.sites == ("c",)
+    assert "opened at 0.25" in finding.text
+
+
 # ---- whole racks --------------------------------------------------------------------------
 
 
@@ -398,5 +466,10 @@ def test_rack_scale_systems_are_built_in_whole_racks(tmp_path, catalog, whole, r
     assert result.status == "optimal", result.messages
     assert built(result, "built_systems") == pytest.approx(racks, rel=REL)
     assert built(result, "built_chips") == pytest.approx(72 * racks, rel=REL)
+    # a fractional rack where whole racks were asked is what the checker names
+    fractional = result.dataset.copy(deep=True)
+    fractional["built_systems"][:] = 100 / 72
+    rules = [finding.rule for finding in check_executable(fractional, result.inputs)]
+    assert rules == (["fractional_build"] if whole else [])
     assert result.kpis["objective"] == pytest.approx(1000 * racks, rel=REL)
     assert result.dataset.attrs["is_mip"] == int(whole)

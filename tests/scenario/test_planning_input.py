@@ -237,3 +237,57 @@ def test_the_summary_says_what_may_be_built_beyond_what_is_installed(tmp_path, c
         "route_candidates": 1,
     }
     assert summarize(load(tmp_path, BASE, catalog), catalog)["may_build"] == {}
+
+
+# --- issue 24, item 5: a lifetime override changes the annuity, or is refused ------------
+
+
+def test_a_lifetime_for_a_sources_kind_priced_under_another_class_is_refused_naming_it(
+    tmp_path, catalog
+):
+    """The built-in ``nuclear`` source is priced by ``nuclear_large``, of asset class
+    ``firm``: ``finance.lifetimes.nuclear`` was accepted and changed nothing."""
+    text = PLANNED.replace("solar_pv: {max: 50 MW,", "nuclear: {max: 50 MW,").replace(
+        "lifetimes: {solar: 30 years}", "lifetimes: {nuclear: 30 years}"
+    )
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "finance.lifetimes.nuclear"
+    assert problem.position.line == line_of(text, "lifetimes: {nuclear")
+    assert "unknown asset class 'nuclear'" in problem.message
+    assert "'nuclear' (kind nuclear) is priced under 'firm': set finance.lifetimes.firm" in (
+        problem.message
+    )
+    fixed = text.replace("lifetimes: {nuclear: 30 years}", "lifetimes: {firm: 30 years}")
+    assert load(tmp_path, fixed, catalog).finance.lifetimes == {"firm": 30.0}
+
+
+def test_a_lifetime_no_build_option_of_the_scenario_uses_is_refused(tmp_path, catalog):
+    text = PLANNED.replace("lifetimes: {solar: 30 years}", "lifetimes: {wind: 30 years}")
+    problem = only_error(tmp_path, text, catalog)
+    assert problem.path == "finance.lifetimes.wind"
+    assert problem.message.startswith(
+        "no build option of this scenario is priced under asset class 'wind', so this lifetime "
+        "would change nothing; its options use dci_equipment, facility, fibre, grid_connection, solar, "
+        "systems"
+    )
+
+
+def test_a_lifetime_in_a_scenario_that_builds_nothing_is_a_warning(tmp_path, catalog):
+    scenario = load(tmp_path, BASE + "finance:\n  lifetimes: {solar: 30 years}\n", catalog)
+    (warning,) = scenario.origin.warnings
+    assert warning.severity == "warning" and warning.path == "finance.lifetimes.solar"
+    assert "the scenario builds nothing (no build options), so this lifetime changes nothing" in (
+        warning.message
+    )
+
+
+def test_a_built_source_carries_the_finance_class_it_is_priced_under(tmp_path, catalog):
+    from geomodel.inputs.build import build_inputs
+
+    text = PLANNED.replace("solar_pv: {max: 50 MW,", "nuclear: {max: 50 MW,").replace(
+        "lifetimes: {solar: 30 years}", "lifetimes: {firm: 30 years}"
+    )
+    inputs = build_inputs(load(tmp_path, text, catalog), catalog)
+    classes = inputs["build_source_asset_class"]
+    assert str(classes.sel(site="fra", source="nuclear").item()) == "firm"
+    assert inputs.attrs["lifetimes_years_json"].count('"firm": 30.0') == 1

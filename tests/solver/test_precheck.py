@@ -308,7 +308,7 @@ def test_an_infeasibility_no_check_sees_gets_a_bounded_iis_search(tmp_path, cata
         hours=1,
         training={"pretrain": sb.training_job(2400 * rate * 0.9999)},
         links={"routes": [sb.route("a", "b"), sb.route("b", "c")]},
-        solver={"integer": {"site_participation": True}},
+        solver={"participation": "exact"},
     )
     assert checks_of(tmp_path, data, catalog) == []
     result = sb.run(tmp_path, data, catalog)

@@ -6,10 +6,11 @@ import importlib
 import re
 
 import xarray as xr
+from plugin_fixtures.settings_plugins import SitePathChecker
 
 from geomodel.catalog import build_catalog
 from geomodel.plugin_loader import TRACE_ENV, summarise
-from geomodel.testing import load_minimal_scenario, plugin_host
+from geomodel.testing import load_minimal_scenario, minimal_scenario, plugin_host
 
 LINE = re.compile(
     r"^\[geomodel trace\] (?P<hook>\w+)\((?P<args>.*)\) plugin='(?P<plugin>\w+)' "
@@ -23,18 +24,21 @@ def trace_lines(text: str) -> list[dict[str, str]]:
 
 def test_each_hook_call_is_traced_with_plugin_arguments_result_and_time(monkeypatch, capsys):
     monkeypatch.setenv(TRACE_ENV, "1")
-    host = plugin_host("hardware", "dci", "firm", "battery")
+    host = plugin_host("hardware", "dci", "firm", "battery", ("checker", SitePathChecker()))
     catalog = build_catalog(host)
-    load_minimal_scenario(catalog)
+    battery = {"sites": {"site_a": {"energy": "0.2 MWh", "power": "0.1 MW"}}}
+    load_minimal_scenario(catalog, data=minimal_scenario(extensions={"battery": battery}))
     lines = trace_lines(capsys.readouterr().err)
     assert [(line["hook"], line["plugin"]) for line in lines] == [
         ("register_hardware_systems", "hardware"),
         ("register_link_technologies", "dci"),
         ("register_power_sources", "firm"),
-        ("validate_scenario", "battery"),
+        ("extension_settings", "battery"),
+        ("validate_scenario", "checker"),
     ]
     assert lines[0]["args"] == "" and lines[0]["result"] == "list of 13 HardwareSystem"
-    assert lines[3]["args"] == "scenario=Scenario 'minimal'" and lines[3]["result"] == "list of 0"
+    assert lines[3]["args"] == "" and lines[3]["result"] == "class BatterySettings"
+    assert lines[4]["args"] == "scenario=Scenario 'minimal'" and lines[4]["result"] == "list of 0"
 
 
 def test_a_hook_that_raises_is_traced_with_its_error(monkeypatch, capsys):

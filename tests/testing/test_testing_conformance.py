@@ -23,6 +23,7 @@ from geomodel.catalog import (
 from geomodel.errors import PluginError, UnknownNameError
 from geomodel.testing import (
     FIELD_UNITS,
+    MINIMAL_PLUGINS,
     MINIMAL_SITE,
     CheckResult,
     ConformanceReport,
@@ -220,7 +221,7 @@ def test_the_report_is_structured_for_pytest_and_the_cli():
     assert data["plugin"] == "negative_power" and data["passed"] is False
     assert data["counts"]["failed"] == 1
     row = next(r for r in data["results"] if not r["passed"])
-    assert set(row) == {"check", "plugin", "entry", "field", "passed", "message", "kind"}
+    assert set(row) == {"check", "plugin", "entry", "field", "passed", "message", "kind", "warning"}
     with pytest.raises(
         AssertionError, match=r"1 failed\n  FAIL \[field-range\] plugin 'negative_power'"
     ):
@@ -250,7 +251,8 @@ def test_a_plugin_host_holds_only_the_plugins_named():
 def test_the_minimal_scenario_is_valid_and_changeable():
     data = minimal_scenario(hours=6, extensions={"battery": {"sites": {}}})
     assert data["time"]["hours"] == 6 and data["extensions"] == {"battery": {"sites": {}}}
-    scenario = load_minimal_scenario(data=data)
+    catalog = build_catalog(plugin_host(*MINIMAL_PLUGINS, "battery"))  # takes the settings
+    scenario = load_minimal_scenario(catalog, data=data)
     assert list(scenario.sites) == [MINIMAL_SITE]
     assert len(scenario.time.hourly_index()) == 6
     assert scenario.time.hourly_index()[0] == pd.Timestamp("2025-01-01", tz="UTC")
@@ -346,3 +348,59 @@ def test_weather_points_fail_on_unit_slips_gaps_and_raising():
     for result in found.values():
         assert_names_plugin_and_field(result, "bad_weather")
         assert "weather point" in str(result)
+
+
+# --- issue 24: what check-plugin now catches -------------------------------------------
+
+
+def test_an_extension_that_changes_a_scenario_not_using_it_fails_unused_untouched():
+    """Item 6: check-plugin passed an extend_model that capped every scenario's power."""
+    report = check_plugin(broken("meddling_extension"))
+    result = failures(report)[("unused-untouched", "", "")]
+    assert "changes a scenario that does not use it (no extensions.meddling_extension)" in result.message
+    assert "meddling_extension_cap" in result.message
+
+
+def test_the_built_in_battery_leaves_a_scenario_without_it_unchanged():
+    report = check_plugin(importlib.import_module("geomodel_builtins.battery"), "battery")
+    (result,) = [r for r in report.results if r.check == "unused-untouched"]
+    assert result.passed, result.message
+
+
+def test_a_system_no_build_cost_prices_is_a_warning_naming_what_to_register():
+    """Item 4: nothing in check-plugin said a plugin's hardware cannot be built."""
+    report = check_plugin(
+        importlib.import_module("plugin_fixtures.outside_author.hardware"), "outside_hw"
+    )
+    assert report.passed
+    (warning,) = report.warnings
+    assert (warning.check, warning.entry, warning.verdict) == ("buildable", "outside_accel_8", "WARN")
+    assert "register_build_costs returning BuildCost(asset_class='systems', unit='system'" in (
+        warning.message
+    )
+    assert "finance.lifetimes.systems" in warning.message and "its capex" not in warning.message
+    assert "1 with a warning" in report.summary()
+
+
+def test_a_source_priced_by_its_own_cost_is_buildable():
+    report = check_plugin(importlib.import_module("plugin_fixtures.outside_author.smr"))
+    (result,) = [r for r in report.results if r.check == "buildable"]
+    assert result.passed and not result.warning
+    assert result.message == "priced for planning by outside_smr_plant"
+
+
+def test_a_settings_hook_that_returns_no_model_fails_extension_settings():
+    from plugin_fixtures.settings_plugins import NotAModel
+
+    report = check_plugin(NotAModel(), "not_a_model")
+    result = failures(report)[("extension-settings", "", "extensions.not_a_model")]
+    assert "return the pydantic model class of the settings" in result.message
+
+
+def test_an_extension_with_declared_settings_and_outputs_passes_every_check():
+    report = check_plugin(importlib.import_module("plugin_fixtures.outside_author.energy_cap"))
+    assert report.passed, report.summary()
+    checks = {r.check: r for r in report.results}
+    assert "the example settings pass CapSettings" in checks["extension-settings"].message
+    assert "outside_cap_capped_it_mwh" in checks["extension-results"].message
+    assert checks["unused-untouched"].passed

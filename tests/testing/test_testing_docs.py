@@ -58,7 +58,8 @@ def test_the_debugging_section_shows_the_trace_as_printed():
 
 
 def test_the_commands_and_every_scaffold_kind_are_documented():
-    assert "## `geomodel new-plugin NAME [--kind hardware|link|power|model] [--output DIR]`" in GUIDE
+    listed = "|".join(KINDS)
+    assert f"## `geomodel new-plugin NAME [--kind {listed}] [--output DIR]`" in GUIDE
     assert "## `geomodel check-plugin NAME [--json]`" in GUIDE
     for kind in KINDS:
         assert f"`{kind}`" in GUIDE

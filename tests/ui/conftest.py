@@ -105,3 +105,24 @@ def run_scenario(at: AppTest, hours: int | None = None, carbon_price: float | No
     if button.label == "Run":
         button.click().run()
     return wait_for_run(at)
+
+
+def table_with(at: AppTest, heading: str):
+    """The one table on the page with a column of this heading, its cells as read (the
+    page gets them Markdown-escaped)."""
+    found = [t.value for t in at.table if heading in t.value.columns]
+    assert len(found) == 1, f"{heading!r} in {[list(t.value.columns) for t in at.table]}"
+    return found[0].map(lambda v: unescape(v) if isinstance(v, str) else v)
+
+
+def number(text: str) -> float:
+    """A number as a table shows it (grouped: ``1,432.2``)."""
+    return float(str(text).replace(",", ""))
+
+
+def open_view(at: AppTest, name: str) -> AppTest:
+    """Open one of the Results page's tabs (only the open one runs) and run the page."""
+    from geomodel.ui import state
+
+    at.session_state[state.VIEW_PARAM] = name
+    return at.run()

@@ -11,24 +11,26 @@ from geomodel.batch.store import MANIFEST, PARAM, record_path, result_path, writ
 from geomodel.ui import state
 from geomodel.ui.format import HEADLINE, kpi_label
 from geomodel.ui.paths import RESULTS_ROOT_ENV
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
-from .conftest import metrics, page, run_scenario, widget
+from .conftest import metrics, page, run_scenario, table_with, unescape, widget
 
 
-def _two_runs(app) -> tuple[str, str]:
-    a = run_scenario(app(), hours=24).session_state[state.LAST_RUN]
-    b = run_scenario(app(), hours=24, carbon_price=50.0).session_state[state.LAST_RUN]
-    return a, b
+def _two_runs(app):
+    """Two runs in one browser session (its runs are its own); returns the session too."""
+    at = run_scenario(app(), hours=24)
+    a = at.session_state[state.LAST_RUN]
+    b = run_scenario(at, hours=24, carbon_price=50.0).session_state[state.LAST_RUN]
+    return a, b, at
 
 
 def test_two_runs_side_by_side_with_kpi_deltas(app, app_cache):
-    a, b = _two_runs(app)
-    at = app().run()
+    a, b, at = _two_runs(app)
     page(at, "compare")
     assert not at.exception
     at.selectbox(key=state.COMPARE_A).set_value(a).run()
     at.selectbox(key=state.COMPARE_B).set_value(b).run()
+    assert (at.query_params[state.COMPARE_A_PARAM], at.query_params[state.COMPARE_B_PARAM]) == (a, b)
     shown = {m.label: m for m in at.metric}
     assert shown["Objective (USD)"].delta.startswith("+")  # a carbon price costs money
     # a KPI equal in both runs says "no change" (it showed a red "+0"); all demand is
@@ -38,18 +40,21 @@ def test_two_runs_side_by_side_with_kpi_deltas(app, app_cache):
     assert "unserved_fraction" in unchanged
     for name in unchanged:
         assert shown[kpi_label(name)].delta == "no change", name
-    differences = at.dataframe[0].value
+    differences = table_with(at, "What")
     assert differences.to_dict("records") == [
-        {"what": "--set objective.carbon_price", "A": "as in the file", "B": "50.0"}
+        {"What": "--set objective.carbon_price", "Run A": "as in the file", "Run B": "50.0"}
     ]
-    table = at.dataframe[1].value
-    assert list(table.columns) == ["kpi", "description", "units", "A", "B", "B - A", "change (%)"]
-    carbon_term = table.set_index("kpi").loc["carbon_cost_term_usd"]
-    assert carbon_term["A"] == "0" and carbon_term["B"] != "0"
+    table = table_with(at, "Change (%)")
+    assert list(table.columns) == ["KPI", "Units", "Run A", "Run B", "B - A", "Change (%)", "What it is"]
+    rows = table.set_index("KPI")
+    carbon_term = rows.loc["Objective: carbon cost"]
+    assert carbon_term["Run A"] == "0" and carbon_term["Run B"] != "0"
+    assert carbon_term["Change (%)"] == "-"  # from 0: no share to give, a dash (was "None")
+    assert rows.loc["Unserved", "B - A"] == "no change" and rows.loc["Unserved", "Units"] == "%"
 
 
 def test_a_batch_folder_as_table_scatter_and_pareto_front(app, app_cache, tmp_path, monkeypatch):
-    hashes = _two_runs(app)
+    *hashes, _ = _two_runs(app)
     outdir = tmp_path / "batch"
     (outdir / "results").mkdir(parents=True)
     rows = []
@@ -76,14 +81,17 @@ def test_a_batch_folder_as_table_scatter_and_pareto_front(app, app_cache, tmp_pa
     assert any(MANIFEST in e.value for e in at.error)  # not a batch folder
     at.text_input(key=state.BATCH_DIR).input(str(outdir)).run()
     assert not at.exception
-    table = at.dataframe[-2].value
-    assert table["case"].tolist() == ["carbon_price=0", "carbon_price=50"]
+    table = at.table[-2].value
+    assert [unescape(c) for c in table["Case"]] == ["carbon_price=0", "carbon_price=50"]
     at.selectbox(key=state.BATCH_X).set_value("cost_usd").run()
     at.selectbox(key=state.BATCH_Y).set_value("emissions_tco2").run()
     assert widget(at.selectbox, "Colour by").value == f"{PARAM}objective.carbon_price"
     assert len(at.get("plotly_chart")) == 1
-    front = at.dataframe[-1].value
+    front = at.table[-1].value
     assert isinstance(front, pd.DataFrame) and 1 <= len(front) <= 2
+    assert "results folder" in " ".join(c.value for c in at.caption) and str(tmp_path) not in " ".join(
+        c.value for c in at.caption
+    )  # no server folder on the page
     assert not at.exception
 
 
@@ -92,11 +100,11 @@ def test_tools_page(app):
     page(at, "tools")
     assert not at.exception
     assert [t.label for t in at.tabs] == ["Sizing", "Reliability", "DCI latency"]
-    sizing = at.dataframe[0].value
-    assert {"gb200_nvl72", "hgx_h100_8"} <= set(sizing["system"])
+    sizing = table_with(at, "Racks")
+    assert {"gb200_nvl72", "hgx_h100_8"} <= set(sizing["System"])
     at.number_input(key=state.tool_key("sizing", "chips")).set_value(8).run()
-    installed = at.dataframe[0].value.set_index("system")["chips_installed"]
-    assert installed["hgx_h100_8"] == 8 and installed["gb200_nvl72"] == 72  # whole systems
+    installed = table_with(at, "Racks").set_index("System")["Chips"]
+    assert installed["hgx_h100_8"] == "8" and installed["gb200_nvl72"] == "72"  # whole systems
     shown = metrics(at)
     assert float(shown["Great-circle distance (km)"]) > 100  # Zhangbei to Beijing
     assert "Goodput (%)" in shown
@@ -109,16 +117,16 @@ def test_plugins_page(app):
     at = app().run()
     page(at, "plugins")
     assert not at.exception
-    plugins = at.dataframe[0].value
+    plugins = at.table[0].value
     builtins = {"hardware", "dci", "grid", "solar", "wind", "firm", "battery"}
-    assert builtins <= set(plugins["plugin"])
-    hardware = plugins.set_index("plugin").loc["hardware", "hardware systems"]
+    assert builtins <= set(plugins["Plugin"])
+    hardware = plugins.map(unescape).set_index("Plugin").loc["hardware", "Hardware systems"]
     assert "gb200_nvl72" in hardware
     if at.success:  # other tests may install a broken plugin for a while
         assert at.success[0].value == "No plugin failed to load."
     else:
         assert "plugin problem" in at.error[0].value
-        assert {"name", "distribution", "stage", "reason"} <= set(at.dataframe[1].value.columns)
+        assert {"Name", "Distribution", "Stage", "Reason"} <= set(at.table[1].value.columns)
     assert len(at.tabs) == 5  # hardware, links, power sources, build costs, weather points
-    weather = plugins.set_index("plugin").loc["weather", "weather points"]
+    weather = plugins.map(unescape).set_index("Plugin").loc["weather", "Weather points"]
     assert "weather_de_lu" in weather

@@ -8,12 +8,13 @@ import json
 import numpy as np
 import pytest
 
+from geomodel.results.kpis import KPI_SPECS
 from geomodel.scenario import ScenarioError
 from geomodel.scenario.load import load_scenario_text
 from geomodel.ui import knobs
 from geomodel.ui.components.charts import pareto_mask
 from geomodel.ui.components.deck import link_frame, region_frame, scenario_deck, site_frame
-from geomodel.ui.format import format_kpi, format_number, kpi_label
+from geomodel.ui.format import KPI_NAMES, format_kpi, format_number, kpi_label
 from geomodel.ui.paths import MAX_UPLOAD_BYTES, bundled_scenarios, scenarios_dir
 from geomodel.ui.recipe import Recipe, load_recipe, resolved_yaml, upload_text, variants_defined
 
@@ -156,6 +157,14 @@ def test_kpi_format():
     assert format_kpi("latency_ms_mean", float("nan")) == "-"
     assert format_kpi("latency_ms_mean", None) == "-"
     assert format_number(0.0004) == "4.00e-04"
+
+
+def test_every_kpi_has_a_name_in_words():
+    """A KPI the library adds must get a planner's name here (the fallback would show
+    its snake_case name with a capital letter, issue 23 item 7)."""
+    assert [name for name in KPI_SPECS if name not in KPI_NAMES] == []
+    assert kpi_label("water_m3") == "Water used (m3)"
+    assert kpi_label("chip_utilisation") == "Chip utilisation (%)"
 
 
 def test_pareto_mask_keeps_the_non_dominated_points():

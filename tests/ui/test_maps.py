@@ -24,6 +24,7 @@ from geomodel.ui.components.result_map import (
     serving_frame,
     site_frame,
 )
+from geomodel.ui.format import human
 from geomodel.ui.paths import bundled_scenarios, scenarios_dir
 from geomodel.ui.recipe import Recipe, load_recipe
 
@@ -77,7 +78,8 @@ def test_every_site_region_and_label_is_in_view_and_labels_are_apart(inputs_of, 
     inputs = inputs_of(name)
     drawing = scenario_deck(inputs, width=width)
     view = drawing.view
-    sites, regions = set(map(str, inputs["site"].values)), set(map(str, inputs["region"].values))
+    sites = {human(s) for s in inputs["site"].values}
+    regions = {human(r) for r in inputs["region"].values}
     assert sorted(label.text for label in drawing.labels) == sorted([*sites, *regions])
     shown = [
         (label, box)

@@ -38,10 +38,12 @@ from geomodel.results.planning import build_rows
 from geomodel.ui import state
 from geomodel.ui.components.build_map import CLOSED, GROWN
 from geomodel.ui.components.deck import RING_FILL, SITE_RADIUS, size_legend
+from geomodel.ui.components.plan import BUILD_TABLE
+from geomodel.ui.components.tables import shown_frame
 from geomodel.ui.format import PLANNING_HEADLINE, format_metric, headline, kpi_label
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
-from .conftest import APP, SCRIPT_TIMEOUT, page, section_errors, wait_for_run, widget
+from .conftest import APP, SCRIPT_TIMEOUT, number, page, section_errors, table_with, wait_for_run, widget
 
 REL = 1e-6
 YEAR_SHARE = 8760 / 2  #: a 2-hour horizon, scaled to a year
@@ -163,8 +165,11 @@ def plans(app_cache) -> dict[str, str]:
 
 
 def results_page(run_hash: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT).run()
-    at.session_state[state.OPEN_RUN] = run_hash  # as the run panel's link to the results does
+    """A new browser session on the results of ``run_hash`` by its link (``?run=``: runs are
+    private to the session that started them, and shared by link)."""
+    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT)
+    at.query_params[state.RUN_PARAM] = run_hash
+    at.run()
     page(at, "results")
     assert not at.exception, at.exception
     return at
@@ -198,34 +203,35 @@ def test_a_plan_shows_what_it_costs_first(plans, app_cache, facility_mw):
 def test_the_build_tab_shows_the_librarys_build_table(plans, app_cache):
     at = results_page(plans["file"])
     assert [t.label for t in at.tabs][:2] == ["Build", "Map"]
-    tables = {tuple(d.value.columns): d.value for d in at.dataframe}
-    build = tables[
-        ("asset", "what", "where", "amount", "units", "capex_usd", "annual_cost_usd_per_year")
-    ]
+    build = table_with(at, "Annual cost (USD/year)")
     from geomodel.results.result import open_result
 
     result = open_result(RunStore(app_cache).result_path(plans["file"]))
-    library = pd.DataFrame(build_rows(result.dataset, result.inputs))
-    pd.testing.assert_frame_equal(build.reset_index(drop=True), library.round({"amount": 2}))
+    library = shown_frame(pd.DataFrame(build_rows(result.dataset, result.inputs)), BUILD_TABLE)
+    pd.testing.assert_frame_equal(build.reset_index(drop=True), library)
     # and by hand: 100 servers at a, 30 M USD, 6.3 M USD a year; nothing at c
     assert build.to_dict("records") == [
         {
-            "asset": "systems",
-            "what": "hgx_h100_8",
-            "where": "a",
-            "amount": 100.0,
-            "units": "systems",
-            "capex_usd": 30_000_000.0,
-            "annual_cost_usd_per_year": 6_300_000.0,
+            "Asset": "systems",
+            "What": "hgx h100 8",
+            "Where": "a",
+            "Amount": "100.00",
+            "Units": "systems",
+            "Capex (USD)": "30,000,000",
+            "Annual cost (USD/year)": "6,300,000",
         }
     ]
     downloads = [d.label for d in at.get("download_button")]
-    assert downloads == ["Results (NetCDF)", "KPI table (CSV)", "Build table (CSV)"]
+    assert downloads == ["Results (NetCDF)", "KPI table (CSV)", "CSV", "CSV"]  # costs, build
+    assert any("A relaxed plan (LP)" in c.value for c in at.caption)  # whole, though relaxed
 
 
 def test_the_cost_breakdown_adds_up_to_the_total_cost_a_year(plans, app_cache, facility_mw):
     at = results_page(plans["file"])
-    costs = next(d.value for d in at.dataframe if "part" in d.value.columns).set_index("part")
+    shown = table_with(at, "Share (%)").set_index("Part")
+    costs = pd.DataFrame(
+        {"usd_per_year": shown["USD/year"].map(number), "share (%)": shown["Share (%)"].map(number)}
+    )
     expected = {
         "capex: systems": SERVERS * SERVER_CAPEX / SERVER_LIFE,
         "fixed O&M: systems": SERVERS * SERVER_OM,
@@ -285,34 +291,36 @@ def test_the_build_maps_size_legend_shows_round_amounts():
 
 def test_compare_lists_what_two_plans_build_differently(plans, app_cache, facility_mw):
     a, b = plans["file"], plans["no carbon price"]
-    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT).run()
+    at = AppTest.from_file(str(APP), default_timeout=SCRIPT_TIMEOUT)
+    at.query_params[state.COMPARE_A_PARAM], at.query_params[state.COMPARE_B_PARAM] = a, b  # a link
+    at.run()
     page(at, "compare")
-    at.selectbox(key=state.COMPARE_A).set_value(a).run()
-    at.selectbox(key=state.COMPARE_B).set_value(b).run()
+    assert at.selectbox(key=state.COMPARE_A).value == a and at.selectbox(key=state.COMPARE_B).value == b
     assert not at.exception, at.exception
-    tables = [d.value for d in at.dataframe]
-    differs = next(t for t in tables if "amount_a" in t.columns and len(t) == 1)
+    tables = [t.value for t in at.table]
+    differs = next(t for t in tables if "Run A (USD/year)" in t.columns and len(t) == 1)
     gas_mw = facility_mw / 0.95
     assert gas_mw == pytest.approx(1.9584, abs=1e-4)
     row = differs.iloc[0]
-    assert (row["asset"], row["what"], row["where"], row["units"]) == ("gas", "gas_ccgt", "a", "MW")
-    assert (row["amount_a"], row["amount_b"]) == (0.0, pytest.approx(gas_mw, abs=0.005))
-    assert row["annual_cost_usd_per_year_b"] == pytest.approx(gas_mw * GAS_USD_PER_MW_YEAR, abs=0.5)
+    assert (row["Asset"], row["What"], row["Where"], row["Units"]) == ("gas", "gas ccgt", "a", "MW")
+    assert (number(row["Run A"]), number(row["Run B"])) == (0.0, pytest.approx(gas_mw, abs=0.005))
+    assert number(row["Run B (USD/year)"]) == pytest.approx(gas_mw * GAS_USD_PER_MW_YEAR, abs=0.5)
     # both builds in full: the servers are the same in both
-    full = next(t for t in tables if "amount_a" in t.columns and len(t) == 2).set_index("what")
-    assert full.loc["hgx_h100_8", "amount_a"] == full.loc["hgx_h100_8", "amount_b"] == SERVERS
+    full = next(t for t in tables if "Run A (USD/year)" in t.columns and len(t) == 2).set_index("What")
+    assert number(full.loc["hgx h100 8", "Run A"]) == number(full.loc["hgx h100 8", "Run B"]) == SERVERS
     # the yearly costs side by side; their totals are each plan's KPI
-    costs = next(t for t in tables if "B - A" in t.columns and "part" in t.columns).set_index("part")
+    costs = next(t for t in tables if "B - A (USD/year)" in t.columns).set_index("Part")
     kpis = {h: RunStore(app_cache).record(h)["kpis"] for h in (a, b)}
-    assert costs.loc["= total cost a year", "A"] == pytest.approx(
+    assert number(costs.loc["= total cost a year", "Run A (USD/year)"]) == pytest.approx(
         kpis[a]["total_cost_usd_per_year"], abs=0.5
     )
-    assert costs.loc["= total cost a year", "B"] == pytest.approx(
+    assert number(costs.loc["= total cost a year", "Run B (USD/year)"]) == pytest.approx(
         kpis[b]["total_cost_usd_per_year"], abs=0.5
     )
-    assert costs.loc["carbon", "B"] == 0  # no carbon price
-    assert costs.loc["energy", "B"] == pytest.approx(45 * facility_mw * 2 * YEAR_SHARE, abs=0.5)
-    # the plans' maps side by side on one scale: a is 1,600 chips after building in both
+    assert number(costs.loc["carbon", "Run B (USD/year)"]) == 0  # no carbon price
+    energy_b = number(costs.loc["energy", "Run B (USD/year)"])
+    assert energy_b == pytest.approx(45 * facility_mw * 2 * YEAR_SHARE, abs=0.5)
+    # the plans' maps, one above the other on one scale: a is 1,600 chips after building in both
     maps = at.get("deck_gl_json_chart")
     assert len(maps) == 2
     for chart in maps:
@@ -396,6 +404,8 @@ def test_a_plan_against_a_run_that_builds_nothing_says_so(plans, app):
     at = upload(app().run(), dispatch, "dispatch.yaml")
     assert "Planning" not in [m.value.strip("*") for m in at.markdown]  # no planning knobs
     other = run(at)
+    at.query_params[state.RUN_PARAM] = plans["file"]  # the plan, shared with this session by link
+    page(at, "results")
     page(at, "compare")
     at.selectbox(key=state.COMPARE_A).set_value(other).run()
     at.selectbox(key=state.COMPARE_B).set_value(plans["file"]).run()

@@ -10,29 +10,23 @@ import pytest
 from geomodel.ui import loaders, state
 from geomodel.ui.format import HEADLINE, format_kpi, kpi_label
 from geomodel.ui.recipe import Recipe
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
 from .conftest import (
     RUN_TIMEOUT,
     metrics,
+    number,
+    open_view,
     page,
     run_button,
     run_scenario,
+    table_with,
     unescape,
     wait_for_run,
     widget,
 )
 
-RESULT_TABS = [
-    "Map",
-    "Power",
-    "Placement",
-    "Latency",
-    "Utilisation",
-    "DCI links",
-    "Per workload",
-    "All KPIs",
-]
+RESULT_TABS = "Map Energy Placement Latency Utilisation|DCI links|Per workload|Shadow prices|All KPIs"
 
 
 def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
@@ -56,20 +50,38 @@ def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     shown = metrics(at)
     for name in HEADLINE:
         assert shown[kpi_label(name)] == format_kpi(name, record["kpis"][name])
-    assert [t.label for t in at.tabs] == RESULT_TABS
-    assert len(at.get("plotly_chart")) == 6  # power, placement, latency, utilisation, links, workloads
-    assert len(at.get("deck_gl_json_chart")) == 1
-    assert [d.label for d in at.get("download_button")] == ["Results (NetCDF)", "KPI table (CSV)"]
-    workloads = at.dataframe[1].value
-    assert workloads["name"].tolist() == ["pretrain", "chat", "idle chips", "DCI links", "= the KPIs"]
-    total = workloads.set_index("name").loc["= the KPIs"]
+    head, *tail = RESULT_TABS.split("|")
+    assert [t.label for t in at.tabs] == [*head.split(), *tail]  # one job, no job table: no Jobs tab
+    # only the open tab runs: the map first; energy: power, generation, duration curves
+    charts = {"Map": (0, 1), "Energy": (3, 0), "Placement": (1, 0), "Latency": (1, 0)}
+    charts.update({"Utilisation": (1, 0), "DCI links": (1, 0), "Per workload": (1, 0)})
+    for view, (plots, maps) in charts.items():
+        open_view(at, view)
+        assert not at.exception, view
+        assert (len(at.get("plotly_chart")), len(at.get("deck_gl_json_chart"))) == (plots, maps), view
+        downloads = [d.label for d in at.get("download_button")]
+        assert downloads[:2] == ["Results (NetCDF)", "KPI table (CSV)"]
+        assert downloads.count("CSV") == len(at.table), view  # every table exportable
+    workloads = table_with(at, "Kind")
+    assert workloads["Name"].tolist() == ["pretrain", "chat", "idle chips", "DCI links", "= the KPIs"]
+    total = workloads.set_index("Name").loc["= the KPIs"]
     # the rows add up to the KPIs (shown rounded: MWh to 0.1, tCO2e to 0.01, USD to 1)
-    for column, rounding in (("energy_mwh", 0.05), ("emissions_tco2", 0.005), ("cost_usd", 0.5)):
-        assert total[column] == pytest.approx(record["kpis"][column], abs=rounding)
+    for heading, name, rounding in (
+        ("Energy (MWh)", "energy_mwh", 0.05),
+        ("Emissions (tCO2e)", "emissions_tco2", 0.005),
+        ("Energy cost (USD)", "cost_usd", 0.5),
+    ):
+        assert number(total[heading]) == pytest.approx(record["kpis"][name], abs=rounding)
 
-    at.selectbox(key=state.RESULT_WORKLOAD).set_value(("service", "chat")).run()
-    at.radio(key=state.RESULT_UTILISATION).set_value("power of envelope (%)").run()
-    at.radio(key=state.RESULT_LINKS).set_value("utilisation").run()
+    open_view(at, "Placement").selectbox(key=state.RESULT_WORKLOAD).set_value(("service", "chat")).run()
+    open_view(at, "Utilisation").radio(key=state.RESULT_UTILISATION).set_value(
+        "power of envelope (%)"
+    ).run()
+    open_view(at, "Energy").selectbox(key=state.RESULT_ENERGY_SITE).set_value("ashburn").run()
+    at.radio(key=state.RESULT_DURATION).set_value("grid").run()
+    open_view(at, "DCI links").radio(key=state.RESULT_LINKS).set_value("utilisation").run()
+    kpis = table_with(open_view(at, "All KPIs"), "What it is").set_index("KPI")
+    assert kpis.loc["Renewables", "Units"] == "%"  # a share, as a percentage
     assert not at.exception
 
 

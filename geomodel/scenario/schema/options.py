@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from geomodel.scenario.schema.fields import Count, Name, Section
 from geomodel.scenario.units import Quantity
@@ -61,15 +61,22 @@ class Objective(Section):
 
 
 class IntegerOptions(Section):
-    """Integer decisions; all off keeps the model a linear programme."""
+    """Integer decisions beside site participation (solver.participation)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _site_participation_moved(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "site_participation" in data:
+            raise ValueError(
+                "site_participation is now solver.participation: 'exact' (binary site use, "
+                "the default), 'relax_fix' or 'relaxed' (the LP relaxation, not executable)"
+            )
+        return data
 
     systems_on_off: bool = Field(
         default=False, description="whole systems on or off per step", examples=[True]
     )
     dp_replicas: bool = Field(default=False, description="whole data-parallel replicas", examples=[True])
-    site_participation: bool = Field(
-        default=False, description="binary site use per job", examples=[True]
-    )
     whole_systems: bool = Field(
         default=False,
         description="planning: systems are built whole (whole racks for rack-scale systems)",
@@ -118,9 +125,21 @@ class SolverOptions(Section):
         ),
         examples=["ipm"],
     )
+    participation: Literal["exact", "relax_fix", "relaxed"] = Field(
+        default="exact",
+        description=(
+            "how each synchronous training job's use of sites is decided (docs/model.md (6)): "
+            "exact makes it binary, so a job uses at each step only sites linked pairwise with "
+            "the capacity its gradient exchange needs (a MIP where a job could use two sites); "
+            "relax_fix solves the LP, keeps each job at the group of linked sites where the LP "
+            "put most of it and solves again; relaxed is the LP relaxation alone, whose plan "
+            "may split a job over unlinked sites and is reported as not executable"
+        ),
+        examples=["relaxed"],
+    )
     integer: IntegerOptions = Field(
         default_factory=IntegerOptions,
-        description="integer decisions (default: none, an LP)",
+        description="other integer decisions (default: none)",
         examples=[{"systems_on_off": True}],
     )
     shed_idle_power: bool = Field(
@@ -133,6 +152,7 @@ class SolverOptions(Section):
     merge_jobs: bool = Field(
         default=True,
         description="merge training jobs the model cannot tell apart into one class before the "
-        "build and split the results back (exact; docs/model.md)",
+        "build and split the results back (exact with participation relaxed; with binary site "
+        "use a class is a pool whose members may share its sites in a step; docs/model.md)",
         examples=[False],
     )

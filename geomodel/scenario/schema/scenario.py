@@ -96,7 +96,8 @@ class Scenario(Section):
     )
     extensions: dict[Name, dict[str, Any]] = Field(
         default_factory=dict,
-        description="settings of model-extension plugins, by plugin name; each plugin checks its own",
+        description="settings of model-extension plugins, by plugin name (a name no loaded "
+        "plugin takes is an error; docs/plugins.md)",
         examples=[{"battery": {"sites": {"abilene": {"energy": "400 MWh", "power": "100 MW"}}}}],
     )
     _origin: Any = PrivateAttr(default=None)

@@ -207,6 +207,14 @@ class TrainingJob(Section):
         "(none: stages stay in one site)",
         examples=["1 ms"],
     )
+    synchronous: bool = Field(
+        default=True,
+        description="one synchronous data-parallel run: at each step it uses only sites joined "
+        "pairwise by links that carry its gradient exchange (false: a pool of independent "
+        "experiments, each at one site, which may run at any sites at once with no exchange "
+        "between them)",
+        examples=[False],
+    )
 
     @model_validator(mode="after")
     def _work(self) -> TrainingJob:

@@ -31,7 +31,8 @@ from geomodel.ui.components.deck import (
     WIDE,
     MapDrawing,
     deck,
-    label_layer,
+    frame_on,
+    label_layers,
     labelled,
     lines,
     radius,
@@ -141,12 +142,14 @@ def build_deck(
     width: float = WIDE,
     height: float = HEIGHT,
     largest: float | None = None,
+    framed: frozenset[str] | None = None,
 ) -> MapDrawing:
     """Sites sized by ``size_by`` (ring: after building; disc: built), routes by pairs
     built, user regions, labels and legend. ``largest`` sets the scale (two plans side by
-    side share one); by default the largest site after building."""
+    side share one); by default the largest site after building. The view is framed on
+    ``framed`` (site and region names; None: all)."""
     what, units, _ = SIZE_BY[size_by]
-    sites = build_site_frame(results, inputs)
+    sites = frame_on(build_site_frame(results, inputs), "site", framed)
     after = sites[f"{size_by}_installed"] + sites[f"{size_by}_built"]
     built = sites[f"{size_by}_built"]
     most = largest if largest is not None else largest_after_building(sites, size_by)
@@ -155,7 +158,7 @@ def build_deck(
     sites["color"] = [
         [*(NEW if r.new else GROWN), 230] if r.disc > 0 else [*CLOSED, 200] for r in sites.itertuples()
     ]
-    regions = region_frame(inputs)
+    regions = frame_on(region_frame(inputs), "region", framed)
     biggest = sized_regions(regions)
     links = build_link_frame(results, inputs)
     if len(links):
@@ -182,7 +185,7 @@ def build_deck(
         lines(links, "links", "color", "width"),
         region_layer(regions),
         *ring_and_disc(sites, "after", "built"),
-        label_layer(labels, placements, colours),
+        *label_layers(labels, placements, colours),
     ]
     parts = [
         size_legend(

@@ -15,11 +15,14 @@ import xarray as xr
 from geomodel.batch.store import PARAM
 from geomodel.results.breakdown import MEASURES
 from geomodel.results.dci_traffic import link_capacity, required_by_job
-from geomodel.ui.format import kpi_label
+from geomodel.ui.format import denoised, human, kpi_label
+from geomodel.ui.timeline import Timeline
 
 #: breakdown column -> shown name with units
 MEASURE_LABELS = {name: shown for name, (_, shown) in MEASURES.items()}
-TIME_AXIS = "time (UTC)"
+#: y-axis numbers: decimal, grouped, trailing zeros trimmed; never SI prefixes (a tiny
+#: value would read "2f", femto) or exponents
+AXIS_FORMAT = ",~r"
 GRID = "grid import"
 EXTENSIONS = "extensions (e.g. battery)"
 #: colour of each power-source kind (catalogue ``kind``), grid and extensions
@@ -36,24 +39,11 @@ KIND_COLOURS = {
 }
 
 
-def _layout(figure: go.Figure, height: int | None = None) -> go.Figure:
+def layout(figure: go.Figure, height: int | None = None) -> go.Figure:
     figure.update_layout(margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend_title_text="")
     if height:
         figure.update_layout(height=height)
     return figure
-
-
-def power_frame(results: xr.Dataset) -> pd.DataFrame:
-    """Power supplied at each site and step by source (grid, on-site sources, extensions), MW."""
-    frames = [results["grid_import_mw"].to_dataframe(name="mw").reset_index().assign(source=GRID)]
-    if results.sizes.get("source"):
-        generation = results["generation_mw"].to_dataframe(name="mw").reset_index()
-        frames.append(generation[["site", "time", "mw", "source"]])
-    if "extension_supply_mw" in results and float(abs(results["extension_supply_mw"]).sum()) > 0:
-        extra = results["extension_supply_mw"].to_dataframe(name="mw").reset_index()
-        frames.append(extra.assign(source=EXTENSIONS))
-    frame = pd.concat([f[["site", "time", "source", "mw"]] for f in frames], ignore_index=True)
-    return frame
 
 
 def source_colours(results: xr.Dataset) -> dict[str, str]:
@@ -65,39 +55,6 @@ def source_colours(results: xr.Dataset) -> dict[str, str]:
     return colours
 
 
-def power_by_source(results: xr.Dataset) -> go.Figure:
-    """Stacked power by source, one panel per site, with the facility load as a line."""
-    frame = power_frame(results)
-    sites = [str(s) for s in results["site"].values]
-    figure = px.area(
-        frame,
-        x="time",
-        y="mw",
-        color="source",
-        facet_row="site",
-        category_orders={"site": sites},
-        color_discrete_map=source_colours(results),
-        labels={"mw": "MW", "time": TIME_AXIS},
-    )
-    load = results["facility_power_mw"]
-    for row, site in enumerate(sites):
-        figure.add_trace(
-            go.Scatter(
-                x=results["time"].values,
-                y=load.sel(site=site).values,
-                mode="lines",
-                line={"color": "black", "dash": "dot", "width": 1.5},
-                name="facility load",
-                showlegend=row == 0,
-            ),
-            row=len(sites) - row,
-            col=1,
-        )
-    figure.for_each_annotation(lambda a: a.update(text=a.text.split("=")[-1]))
-    figure.update_yaxes(matches=None, title_text="MW")
-    return _layout(figure, height=170 * len(sites) + 80)
-
-
 def workloads(results: xr.Dataset) -> list[tuple[str, str]]:
     """Every (kind, name) of a training job or inference service."""
     found = [("job", str(j)) for j in results["job"].values] if results.sizes.get("job") else []
@@ -106,22 +63,38 @@ def workloads(results: xr.Dataset) -> list[tuple[str, str]]:
     return found
 
 
-def placement_heatmap(results: xr.Dataset, kind: str, name: str) -> go.Figure:
-    """Chips of one job or service at each site and step (summed over systems)."""
+def step_lines(series: dict[str, np.ndarray], steps: Timeline, units: str) -> go.Figure:
+    """One step line per named series over the result's steps (typical days by block)."""
+    figure = go.Figure()
+    for name, values in series.items():
+        xs, ys = steps.line(denoised(values))
+        figure.add_scatter(x=xs, y=ys, mode="lines", name=human(name))
+    figure.update_xaxes(**steps.axis())
+    figure.update_yaxes(title_text=units, tickformat=AXIS_FORMAT, rangemode="tozero")
+    return layout(figure, height=360)
+
+
+def placement_heatmap(results: xr.Dataset, steps: Timeline, kind: str, name: str) -> go.Figure:
+    """Chips of one job or service at each site and step (summed over systems), the
+    steps in order (typical days by the first day each stands for, named with weights)."""
     variable = "training_chips" if kind == "job" else "inference_chips"
     chips = results[variable].sel({kind: name}).sum("system")
+    order = steps.steps_in_order()
+    labels = [steps.step_label(s) for s in order]
     figure = go.Figure(
         go.Heatmap(
-            z=chips.values,
-            x=chips["time"].values,
-            y=[str(s) for s in chips["site"].values],
+            z=denoised(chips.values[:, order]),
+            x=labels if steps.typical else chips["time"].values,
+            y=[human(s) for s in chips["site"].values],
             colorscale="Viridis",
-            colorbar={"title": "chips"},
+            colorbar={"title": "chips", "tickformat": AXIS_FORMAT},
             hovertemplate="%{y}<br>%{x}<br>%{z:,.0f} chips<extra></extra>",
         )
     )
-    figure.update_layout(title=f"{kind} {name}: chips by site", xaxis_title=TIME_AXIS)
-    return _layout(figure, height=120 + 40 * chips.sizes["site"])
+    axis = {"title_text": "typical days and their segments"} if steps.typical else steps.axis()
+    figure.update_layout(title=f"{kind} {human(name)}: chips by site")
+    figure.update_xaxes(**axis)
+    return layout(figure, height=160 + 40 * chips.sizes["site"])
 
 
 def latency_frame(results: xr.Dataset) -> pd.DataFrame:
@@ -141,7 +114,7 @@ def latency_distribution(results: xr.Dataset, inputs: xr.Dataset) -> go.Figure:
     if frame.empty:
         figure = go.Figure()
         figure.update_layout(title="no inference demand was served")
-        return _layout(figure, height=200)
+        return layout(figure, height=200)
     total = frame.groupby("service")["tokens"].transform("sum")
     frame = frame.assign(share=frame["tokens"] / total * 100.0)
     figure = px.histogram(
@@ -160,7 +133,7 @@ def latency_distribution(results: xr.Dataset, inputs: xr.Dataset) -> go.Figure:
             x=sla, line_dash="dash", line_color="crimson", annotation_text=f"SLA {service} {sla:g} ms"
         )
     figure.update_layout(yaxis_title="share of served tokens (%)")
-    return _layout(figure, height=360)
+    return layout(figure, height=360)
 
 
 def usable_chips(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
@@ -171,25 +144,31 @@ def usable_chips(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
     return chips.sum("system")
 
 
-def utilisation_frame(results: xr.Dataset, inputs: xr.Dataset) -> pd.DataFrame:
-    """Per site and step: chips in use / usable chips, and facility power / envelope (%)."""
-    used = results["training_chips"].sum(("job", "system")) + results["inference_chips"].sum(
-        ("service", "system")
-    )
-    usable = usable_chips(results, inputs) * inputs["availability"]
-    chips = (used / usable.where(usable > 0)).fillna(0.0) * 100.0
-    power = results["facility_power_mw"] / inputs["power_envelope_mw"] * 100.0
-    frame = chips.to_dataframe(name="chips in use (%)").reset_index()
-    frame["power of envelope (%)"] = power.transpose("site", "time").values.ravel()
-    return frame[["site", "time", "chips in use (%)", "power of envelope (%)"]]
+UTILISATION = ("chips in use (%)", "power of envelope (%)")
 
 
-def utilisation(results: xr.Dataset, inputs: xr.Dataset, measure: str = "chips in use (%)") -> go.Figure:
-    """Utilisation of each site over time (chips or power)."""
-    frame = utilisation_frame(results, inputs)
-    figure = px.line(frame, x="time", y=measure, color="site", labels={"time": TIME_AXIS})
-    figure.update_yaxes(rangemode="tozero")
-    return _layout(figure, height=360)
+def utilisation_data(results: xr.Dataset, inputs: xr.Dataset, measure: str) -> xr.DataArray:
+    """(site, time) chips in use / usable chips, or facility power / envelope (after
+    building), in %."""
+    if measure == UTILISATION[0]:
+        used = results["training_chips"].sum(("job", "system")) + results["inference_chips"].sum(
+            ("service", "system")
+        )
+        usable = usable_chips(results, inputs) * inputs["availability"]
+        return (used / usable.where(usable > 0)).fillna(0.0) * 100.0
+    envelope = inputs["power_envelope_mw"]
+    if "built_envelope_mw" in results:
+        envelope = envelope + results["built_envelope_mw"]
+    return (results["facility_power_mw"] / envelope.where(envelope > 0)).fillna(0.0) * 100.0
+
+
+def utilisation(
+    results: xr.Dataset, inputs: xr.Dataset, steps: Timeline, measure: str = UTILISATION[0]
+) -> go.Figure:
+    """Utilisation of each site over the steps (chips or power)."""
+    data = utilisation_data(results, inputs, measure).transpose("site", "time")
+    series = {str(s): data.sel(site=s).values for s in data["site"].values}
+    return step_lines(series, steps, measure)
 
 
 def required_link_traffic(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArray:
@@ -200,13 +179,15 @@ def required_link_traffic(results: xr.Dataset, inputs: xr.Dataset) -> xr.DataArr
     return required_by_job(results, inputs).sum("job")
 
 
-def link_traffic(results: xr.Dataset, inputs: xr.Dataset, measure: str = "traffic") -> go.Figure:
+def link_traffic(
+    results: xr.Dataset, inputs: xr.Dataset, steps: Timeline, measure: str = "traffic"
+) -> go.Figure:
     """DCI traffic each link must carry for the placement (Gb/s), or as a share of its
     capacity (%), over time."""
     if not results.sizes.get("link"):
         figure = go.Figure()
         figure.update_layout(title="the scenario has no DCI links")
-        return _layout(figure, height=200)
+        return layout(figure, height=200)
     data = required_link_traffic(results, inputs)
     if measure == "traffic":
         label = "required traffic (Gb/s)"
@@ -214,12 +195,11 @@ def link_traffic(results: xr.Dataset, inputs: xr.Dataset, measure: str = "traffi
         capacity = link_capacity(results, inputs)
         data = data / capacity.where(capacity > 0) * 100.0
         label = "required traffic / capacity (%)"
-    frame = data.to_dataframe(name=label).reset_index()
-    figure = px.line(frame, x="time", y=label, color="link", labels={"time": TIME_AXIS})
+    data = data.transpose("link", "time")
+    figure = step_lines({str(k): data.sel(link=k).values for k in data["link"].values}, steps, label)
     if measure != "traffic":
         figure.add_hline(y=100.0, line_dash="dash", line_color="crimson", annotation_text="capacity")
-    figure.update_yaxes(rangemode="tozero")
-    return _layout(figure, height=360)
+    return figure
 
 
 def undercharged_steps(results: xr.Dataset, inputs: xr.Dataset) -> int:
@@ -238,20 +218,7 @@ def workload_bars(table: pd.DataFrame) -> go.Figure:
     figure.update_yaxes(matches=None, showticklabels=True, title_text="")
     figure.update_xaxes(title_text="")
     figure.for_each_annotation(lambda a: a.update(text=a.text.split("=")[-1]))
-    return _layout(figure, height=320)
-
-
-def site_energy_table(results: xr.Dataset) -> pd.DataFrame:
-    """Energy, emissions and cost at each site over the horizon."""
-    return pd.DataFrame(
-        {
-            "site": [str(s) for s in results["site"].values],
-            "energy (MWh)": results["energy_mwh"].sum("time").values,
-            "emissions (tCO2e)": results["emissions_tco2"].sum("time").values,
-            "energy cost (USD)": results["energy_cost_usd"].sum("time").values,
-            "peak facility power (MW)": results["facility_power_mw"].max("time").values,
-        }
-    ).round(2)
+    return layout(figure, height=320)
 
 
 def pareto_mask(
@@ -293,4 +260,4 @@ def batch_scatter(
             name="Pareto front",
         )
     )
-    return _layout(figure, height=420)
+    return layout(figure, height=420)

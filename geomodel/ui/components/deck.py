@@ -10,6 +10,7 @@ outlines (:mod:`basemap`), and a legend says what colours and sizes mean.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,15 +22,16 @@ from pydeck.bindings.json_tools import default_serialize
 
 from geomodel.ui.components import legend as key
 from geomodel.ui.components.basemap import CREDIT, SEA_STYLE, base_layers
-from geomodel.ui.components.map_view import Label, Placement, View, fit_and_place
-from geomodel.ui.format import format_number
+from geomodel.ui.components.map_marks import icon_layer, line_icon
+from geomodel.ui.components.map_view import Label, Placement, View, fit_and_place, panel_widths, split
+from geomodel.ui.format import format_number, human
 
 SIZE_BY = {"chips": "chips installed", "mw": "power envelope (MW)"}
 LINK_COLOUR_BY = {"latency": "one-way latency", "technology": "link technology"}
 
 #: the map's height, and its width at a 1280 px window: the scenario page's right column
 #: and the results page's full width (a wider map only has more room to spare)
-HEIGHT, NARROW, WIDE = 460, 440, 760
+HEIGHT, NARROW, WIDE = 460, 460, 820
 
 #: grid carbon (kgCO2e/MWh) at the clean and the dirty end of the colour scale
 CARBON_RANGE = (0.0, 800.0)
@@ -51,6 +53,30 @@ def radius(value: float, largest: float, sizes: tuple[float, float] = SITE_RADIU
     """Marker radius (pixels) with area growing with ``value``; the largest gets the most."""
     share = value / largest if largest > 0 else 0.0
     return sizes[0] + sizes[1] * float(np.sqrt(max(share, 0.0)))
+
+
+#: pixels between two panels of one map (Streamlit's small column gap, 1 rem)
+PANEL_GAP = 16.0
+
+
+def map_panels(
+    points: dict[str, tuple[float, float]], width: float
+) -> list[tuple[frozenset[str], float]]:
+    """The panels a map of these points (name -> lon, lat) is drawn in, each with the names
+    it is framed on and its width: one, or two when an ocean lies between the points."""
+    names = list(points)
+    lons = [points[n][0] for n in names]
+    groups = split(lons)
+    if len(groups) == 1:
+        return [(frozenset(names), width)]
+    widths = panel_widths(groups, lons, width - PANEL_GAP * (len(groups) - 1))
+    return [(frozenset(names[i] for i in group), w) for group, w in zip(groups, widths, strict=True)]
+
+
+def frame_on(frame: pd.DataFrame, column: str, names: frozenset[str] | None) -> pd.DataFrame:
+    """Mark the rows whose ``column`` is in ``names`` as framed (all when None)."""
+    frame["framed"] = True if names is None else frame[column].isin(names)
+    return frame
 
 
 @dataclass
@@ -166,14 +192,52 @@ def label_layer(labels: list[Label], placements: list[Placement], colours: list[
 def labelled(
     sites: pd.DataFrame, regions: pd.DataFrame, width: float, height: float
 ) -> tuple[View, list[Label], list[Placement], list[list[int]]]:
-    """The view fitted to every site and region with its label, and the labels: sites
-    (largest first) then user regions, placed apart."""
+    """The view framed on what the map shows (the sites and regions whose ``framed``
+    column is true; all when there is no such column) with their labels, and the labels:
+    sites (largest first) then user regions, placed apart."""
     order = sites.sort_values("radius", ascending=False)
-    labels = [Label(r.lon, r.lat, r.site, r.radius, 13.0) for r in order.itertuples()]
-    labels += [Label(r.lon, r.lat, r.region, r.radius + 2.0, 12.0) for r in regions.itertuples()]
+
+    def framed(frame: pd.DataFrame) -> list[bool]:
+        return frame["framed"].astype(bool).tolist() if "framed" in frame else [True] * len(frame)
+
+    labels = [
+        Label(r.lon, r.lat, human(r.site), r.radius, 13.0, f)
+        for r, f in zip(order.itertuples(), framed(order), strict=True)
+    ]
+    labels += [
+        Label(r.lon, r.lat, human(r.region), r.radius + 2.0, 12.0, f)
+        for r, f in zip(regions.itertuples(), framed(regions), strict=True)
+    ]
     colours = [SITE_TEXT] * len(order) + [REGION_TEXT] * len(regions)
     view, placements = fit_and_place(labels, width, height)
     return view, labels, placements, colours
+
+
+def leader_layer(labels: list[Label], placements: list[Placement]) -> pdk.Layer:
+    """A thin line from each marker to its label where the label had to move away."""
+    rows = []
+    for label, placed in zip(labels, placements, strict=True):
+        if placed.shown and placed.leader:
+            start, length, angle = placed.leader_line(label.radius)
+            turn = math.radians(angle)
+            rows.append(
+                {
+                    "lon": label.lon,
+                    "lat": label.lat,
+                    "icon": line_icon(length),
+                    "angle": angle,
+                    "offset": [start * math.cos(turn), -start * math.sin(turn)],
+                }
+            )
+    frame = pd.DataFrame(rows, columns=["lon", "lat", "icon", "angle", "offset"])
+    return icon_layer(
+        frame, "leaders", 4, get_angle="angle", get_pixel_offset="offset", get_color=[60, 60, 60, 220]
+    )
+
+
+def label_layers(labels: list[Label], placements: list[Placement], colours: list[list[int]]) -> list:
+    """The leader lines and the labels, drawn over everything else."""
+    return [leader_layer(labels, placements), label_layer(labels, placements, colours)]
 
 
 def markers(
@@ -346,7 +410,7 @@ def scenario_deck(
         link_layer(links),
         region_layer(regions),
         markers(sites, "sites", "radius", "color", [30, 30, 30, 255]),
-        label_layer(labels, placements, colours),
+        *label_layers(labels, placements, colours),
     ]
     legend = key.legend([p for p in parts if p], CREDIT)
     return MapDrawing(deck(layers, view), legend, view, labels, placements)

@@ -223,6 +223,23 @@ def _solver(values: KnobValues, cap: float, key: Key) -> None:
         key=key("solver.time_limit"),
         help=f"solver.time_limit; the app bounds every run by {cap:g} s",
     )
+    for option, on in values.whole_units.items():
+        label, meaning = WHOLE_UNIT_KNOBS[option]
+        values.whole_units[option] = st.toggle(
+            label,
+            value=bool(on),
+            key=key(f"solver.integer.{option}"),
+            help=f"solver.integer.{option}: {meaning}. Off, the plan is a linear relaxation, "
+            "which may build a fraction of one; on, a MIP (slower), stopped within solver.mip_gap.",
+        )
+
+
+#: a plan's whole-unit toggles: solver.integer option -> (label, what it makes whole)
+WHOLE_UNIT_KNOBS = {
+    "whole_systems": ("Whole racks (systems)", "systems, racks of a rack-scale system, built whole"),
+    "site_opening": ("Whole sites", "a new site opened or not, its opening cost paid whole"),
+    "whole_fibre_pairs": ("Whole fibre pairs", "fibre pairs lit whole"),
+}
 
 
 def show_grouped(problems: dict[str, list[Problem]], folder: Path) -> None:

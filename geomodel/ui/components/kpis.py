@@ -12,10 +12,11 @@ import streamlit as st
 from geomodel.results.kpis import KPI_SPECS
 from geomodel.ui.format import (
     HIGHER_IS_BETTER,
+    MISSING,
     fit_number,
+    fixed,
     format_kpi,
     format_metric,
-    format_number,
     headline,
     kpi_label,
     kpi_units,
@@ -65,20 +66,39 @@ def show_kpis(
             )
 
 
-def kpi_frame(kpis: Mapping[str, Any], as_text: bool = False) -> pd.DataFrame:
-    """Every KPI with its units and description (the CSV download; ``as_text`` for a table
-    on screen, where numbers and status words share a column)."""
+def kpi_frame(kpis: Mapping[str, Any]) -> pd.DataFrame:
+    """Every KPI with its library units and description (the CSV download)."""
     rows = [
-        {
-            "kpi": name,
-            "value": format_number(kpis[name]) if as_text else kpis[name],
-            "units": units,
-            "description": description,
-        }
+        {"kpi": name, "value": kpis[name], "units": units, "description": description}
         for name, (units, description) in KPI_SPECS.items()
         if name in kpis
     ]
     return pd.DataFrame(rows, columns=["kpi", "value", "units", "description"])
+
+
+def kpi_text_frame(kpis: Mapping[str, Any]) -> pd.DataFrame:
+    """Every KPI as a table on screen shows it: its name, its value as text in the shown
+    units (a share as a percentage: 52.95 with units %, never 0.530 with units 1; numbers
+    and status words share the column), units and description."""
+    rows = [
+        {
+            "kpi": name,
+            "name": kpi_label(name, units=False),
+            "value": format_kpi(name, kpis[name]),
+            "units": kpi_units(name),
+            "description": description,
+        }
+        for name, (_, description) in KPI_SPECS.items()
+        if name in kpis
+    ]
+    return pd.DataFrame(rows, columns=["kpi", "name", "value", "units", "description"])
+
+
+def _change(unchanged: bool, change: float | None, shown) -> str:
+    """A change as text: ``no change``, a dash when there is none to give, else its value."""
+    if unchanged:
+        return UNCHANGED
+    return MISSING if change is None else shown(change)
 
 
 def comparison_frame(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
@@ -95,15 +115,17 @@ def comparison_frame(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame
             if numeric and change is not None and float(va) != 0 and not math.isnan(change)
             else None
         )
+        unchanged = change is not None and math.isclose(float(va), float(vb), rel_tol=1e-9, abs_tol=1e-9)
         rows.append(
             {
                 "kpi": name,
+                "name": kpi_label(name, units=False),
                 "description": KPI_SPECS[name][1],
                 "units": kpi_units(name),
                 "A": format_kpi(name, va),
                 "B": format_kpi(name, vb),
-                "B - A": None if change is None else format_kpi(name, change),
-                "change (%)": None if relative is None else round(relative, 2),
+                "B - A": _change(unchanged, change, lambda c, n=name: format_kpi(n, c)),
+                "change (%)": _change(unchanged, relative, lambda c: fixed(c, 2)),
             }
         )
     return pd.DataFrame(rows)

@@ -81,13 +81,16 @@ def fit_view(lons: Sequence[float], lats: Sequence[float], width: float, height:
 
 @dataclass(frozen=True)
 class Label:
-    """A point to label: where, what, how big its marker is and the text's size (pixels)."""
+    """A point to label: where, what, how big its marker is and the text's size (pixels);
+    ``framed``: the first view must show it (what the map is about; the others are drawn
+    and labelled where they fall)."""
 
     lon: float
     lat: float
     text: str
     radius: float
     font: float = 13.0
+    framed: bool = True
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,16 @@ class Placement:
     #: False when every place the label could go covers a label placed before it: the
     #: label is left out (its marker's hover text still names it)
     shown: bool = True
+    #: the label sits away from its marker (no place beside it was free): a leader line
+    #: joins them
+    leader: bool = False
+
+    def leader_line(self, radius: float) -> tuple[float, float, float]:
+        """The leader line from the marker's edge to the label: its start offset along the
+        line (pixels), length (pixels) and angle (degrees anticlockwise on screen)."""
+        dx, dy = self.offset
+        length = math.hypot(dx, dy)
+        return radius, max(length - radius, 0.0), math.degrees(math.atan2(-dy, dx))
 
 
 #: text is about this many font sizes wide per character (sans-serif, mixed case)
@@ -124,21 +137,28 @@ def _disc_box(x: float, y: float, r: float) -> tuple:
     return (x - r, y - r, x + r, y + r)
 
 
-def _candidates(label: Label) -> list[tuple[float, float, str, str]]:
-    """Offsets to try, nearest first: right, left, above, below, the corners, then further."""
+#: how far out the label's places lie, in steps: beside the marker first, then further
+#: out, with a leader line from its marker
+REACHES = (1.0, 2.2, 3.6, 5.5)
+
+
+def _candidates(label: Label) -> list[tuple[float, float, str, str, bool]]:
+    """Offsets to try, nearest first: right, left, above, below, the corners, then further
+    out (those with a leader line)."""
     found = []
-    for reach in (1.0, 2.2, 3.6):
-        r = label.radius * min(reach, 1.5) + GAP * reach
+    for reach in REACHES:
+        r = label.radius * min(reach, 1.5) + GAP * reach * (1.0 if reach == 1.0 else 2.0)
         d = r * 0.75
+        leader = reach > 1.0
         found += [
-            (r, 0.0, "start", "center"),
-            (-r, 0.0, "end", "center"),
-            (0.0, -r, "middle", "bottom"),
-            (0.0, r, "middle", "top"),
-            (d, -d, "start", "bottom"),
-            (d, d, "start", "top"),
-            (-d, -d, "end", "bottom"),
-            (-d, d, "end", "top"),
+            (r, 0.0, "start", "center", leader),
+            (-r, 0.0, "end", "center", leader),
+            (0.0, -r, "middle", "bottom", leader),
+            (0.0, r, "middle", "top", leader),
+            (d, -d, "start", "bottom", leader),
+            (d, d, "start", "top", leader),
+            (-d, -d, "end", "bottom", leader),
+            (-d, d, "end", "top", leader),
         ]
     return found
 
@@ -158,14 +178,14 @@ def place_labels(labels: Sequence[Label], view: View) -> list[Placement]:
         w = len(label.text) * label.font * CHAR_WIDTH
         h = label.font * 1.25
         best: tuple[float, float, Placement] | None = None
-        for dx, dy, anchor, baseline in _candidates(label):
+        for dx, dy, anchor, baseline, leader in _candidates(label):
             box = _box(x + dx, y + dy, w, h, anchor, baseline)
             covered = sum(_overlap(box, other) for other in placed)
             clash = covered + sum(_overlap(box, disc) for i, disc in enumerate(discs) if i != index)
             outside = w * h - _overlap(box, frame)
             score = clash + 0.5 * outside
             if best is None or score < best[0]:
-                best = (score, covered, Placement((dx, dy), anchor, baseline, box))
+                best = (score, covered, Placement((dx, dy), anchor, baseline, box, leader=leader))
             if score == 0:
                 break
         assert best is not None
@@ -179,11 +199,12 @@ def place_labels(labels: Sequence[Label], view: View) -> list[Placement]:
 
 
 def _content_box(view: View, labels: Sequence[Label], placements: Sequence[Placement]) -> tuple:
-    """Screen box holding every marker and every label."""
-    boxes = [p.box for p in placements if p.shown]
+    """Screen box holding every framed marker and its label."""
+    boxes = [p.box for p, label in zip(placements, labels, strict=True) if p.shown and label.framed]
     for label in labels:
-        x, y = view.screen(label.lon, label.lat)
-        boxes.append(_disc_box(x, y, label.radius))
+        if label.framed:
+            x, y = view.screen(label.lon, label.lat)
+            boxes.append(_disc_box(x, y, label.radius))
     return (
         min(b[0] for b in boxes),
         min(b[1] for b in boxes),
@@ -193,12 +214,16 @@ def _content_box(view: View, labels: Sequence[Label], placements: Sequence[Place
 
 
 def fit_and_place(labels: Sequence[Label], width: float, height: float) -> tuple[View, list[Placement]]:
-    """The view that shows every marker and label (zooming out and recentring until the
-    placed labels fit, a few rounds at most), and the labels' placements in it."""
-    view = fit_view([lb.lon for lb in labels], [lb.lat for lb in labels], width, height)
+    """The view framed on what the map is about (the ``framed`` labels' markers and their
+    labels: zooming out and recentring until the placed labels fit, a few rounds at most),
+    and every label's placement in it."""
+    if not any(lb.framed for lb in labels):  # nothing in particular: frame everything
+        labels = [replace(lb, framed=True) for lb in labels]
+    framed = [lb for lb in labels if lb.framed]
+    view = fit_view([lb.lon for lb in framed], [lb.lat for lb in framed], width, height)
     placements = place_labels(labels, view)
     for _ in range(8):
-        if not labels:
+        if not framed:
             break
         left, top, right, bottom = _content_box(view, labels, placements)
         room_x, room_y = width - 2 * MARGIN, height - 2 * MARGIN
@@ -214,3 +239,43 @@ def fit_and_place(labels: Sequence[Label], width: float, height: float) -> tuple
         view = replace(view, lon=cx / TILE * 360.0 - 180.0, lat=_lat_of(cy), zoom=zoom)
         placements = place_labels(labels, view)
     return view, placements
+
+
+#: a map splits into two panels when its points leave a gap this wide (a share of their
+#: whole east-west span) between two groups, and span at least this many degrees
+SPLIT_GAP_SHARE, SPLIT_MIN_SPAN_DEG = 0.4, 60.0
+
+
+def split(lons: Sequence[float]) -> list[list[int]]:
+    """The points in one group, or in two (west, east) when an ocean lies between them:
+    sites on two continents are two panels, each framed on its own, not one map that is
+    mostly the Atlantic."""
+    order = sorted(range(len(lons)), key=lambda i: lons[i])
+    if len(order) < 2:
+        return [order]
+    span = lons[order[-1]] - lons[order[0]]
+    gaps = [lons[order[k + 1]] - lons[order[k]] for k in range(len(order) - 1)]
+    widest = max(range(len(gaps)), key=gaps.__getitem__)
+    if span < SPLIT_MIN_SPAN_DEG or gaps[widest] < SPLIT_GAP_SHARE * span:
+        return [order]
+    return [order[: widest + 1], order[widest + 1 :]]
+
+
+def panel_widths(groups: list[list[int]], lons: Sequence[float], width: float) -> list[float]:
+    """Each panel's width in pixels, so that both are drawn at one scale: each group's
+    east-west span at that scale plus room for its labels (at least a quarter each)."""
+    if len(groups) == 1:
+        return [width]
+    spans = [
+        world_xy(max(lons[i] for i in g), 0.0)[0] - world_xy(min(lons[i] for i in g), 0.0)[0]
+        for g in groups
+    ]
+    room = 2 * PAD_X + LABEL_ROOM
+    scale = max(width - room * len(groups), 40.0) / max(sum(spans), 1e-6)
+    needed = [span * scale + room for span in spans]
+    shares = [max(n / sum(needed), 1 / 4) for n in needed]
+    return [width * share / sum(shares) for share in shares]
+
+
+#: pixels a panel keeps beside its points for their labels
+LABEL_ROOM = 120.0

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 import xarray as xr
 
 from geomodel.results.planning import build_rows
+from geomodel.ui.format import NAME
 
 HOURS_PER_YEAR = 8760.0
 #: kinds of cost, in the breakdown's order, and their colours
@@ -30,8 +31,8 @@ COST_KINDS = {
 #: the build table's columns (the library's names) -> heading with units, decimals
 BUILD_TABLE = {
     "asset": ("Asset", None),
-    "what": ("What", None),
-    "where": ("Where", None),
+    "what": ("What", NAME),
+    "where": ("Where", NAME),
     "amount": ("Amount", 2),
     "units": ("Units", None),
     "capex_usd": ("Capex (USD)", 0),
@@ -139,9 +140,15 @@ def cost_comparison(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**{"B - A": frame["B"] - frame["A"]})
 
 
+#: a build below this amount (MW, MWh, systems, pairs) is solver round-off, not a decision
+ROUND_OFF = 1e-6
+
+
 def build_table(results: xr.Dataset, inputs: xr.Dataset) -> pd.DataFrame:
-    """The build table of ``geomodel report`` (:func:`build_rows`) as a DataFrame."""
-    return pd.DataFrame(build_rows(results, inputs), columns=list(BUILD_TABLE))
+    """The build table of ``geomodel report`` (:func:`build_rows`) as a DataFrame, without
+    the solver's round-off (3.78e-14 MW of solar is no decision)."""
+    rows = [row for row in build_rows(results, inputs) if abs(row["amount"]) >= ROUND_OFF]
+    return pd.DataFrame(rows, columns=list(BUILD_TABLE))
 
 
 def build_comparison(a: list[dict], b: list[dict]) -> pd.DataFrame:

@@ -18,12 +18,26 @@ def plain(text: str) -> str:
     return _MARKDOWN.sub(r"\\\1", text)
 
 
-def problem_text(problem: Problem, folder: Path | None = None) -> str:
-    """``str(problem)`` (the CLI's line) with the bundled folder's prefix dropped."""
-    text = str(problem)
+def hide_server_paths(text: str, folder: Path | None = None, named: str = "") -> str:
+    """A message without the server's folders: the bundled folder's, an uploaded job
+    table's workspace's and ``folder``'s prefix dropped from file names, and each folder
+    named in words (``named`` for ``folder``)."""
+    from geomodel.ui.paths import cache_dir, scenarios_dir
+
+    workspaces = re.escape(str(Path(cache_dir()) / "uploads")) + r"/ws-[0-9a-f]+"
+    text = re.sub(workspaces + "/", "", text)
+    text = re.sub(workspaces, "the scenarios folder", text)
+    roots = {str(scenarios_dir()): "the bundled scenarios folder"}
     if folder is not None:
-        text = text.replace(f"{folder}/", "")
+        roots[str(folder)] = named or roots.get(str(folder), "the bundled scenarios folder")
+    for root, words in sorted(roots.items(), key=lambda item: -len(item[0])):
+        text = text.replace(f"{root}/", "").replace(root, words)
     return text
+
+
+def problem_text(problem: Problem, folder: Path | None = None) -> str:
+    """``str(problem)`` (the CLI's line) without the server's folders."""
+    return hide_server_paths(str(problem), folder)
 
 
 def show_problems(problems: Iterable[Problem], folder: Path | None = None) -> None:

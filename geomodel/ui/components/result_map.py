@@ -9,6 +9,8 @@ chips for results saved before that variable existed).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import xarray as xr
@@ -25,7 +27,8 @@ from geomodel.ui.components.deck import (
     MapDrawing,
     blend,
     deck,
-    label_layer,
+    frame_on,
+    label_layers,
     labelled,
     lines,
     link_layer,
@@ -33,7 +36,17 @@ from geomodel.ui.components.deck import (
     region_layer,
     ring_and_disc,
 )
-from geomodel.ui.format import format_number
+from geomodel.ui.components.energy import colours as energy_colours
+from geomodel.ui.components.energy import supply_series
+from geomodel.ui.components.map_marks import (
+    MOVED,
+    PIE_RADIUS,
+    mix_layer,
+    moved_frame,
+    moved_layers,
+    pie_icon,
+)
+from geomodel.ui.format import format_number, human
 
 ALL = ("all", "")  #: all work
 _LOW_USE, _HIGH_USE = (255, 226, 140), (196, 48, 28)
@@ -193,6 +206,26 @@ def region_frame(results: xr.Dataset, inputs: xr.Dataset, work, when: int | None
     )
 
 
+#: what the sites show: chips at work, or the technology mix of their supply
+SITES_SHOW = {"use": "chips in use", "mix": "technology mix"}
+
+
+def mix_parts(results: xr.Dataset, inputs: xr.Dataset, when: int | None) -> dict[str, list]:
+    """site -> [(source, share of the site's supply)], over the horizon (energy) or at one
+    step (power): grid, each source, battery discharge, extensions."""
+    found: dict[str, list] = {}
+    hours = step_hours(inputs).values
+    for site in results["site"].values:
+        series = {k: np.maximum(v, 0.0) for k, v in supply_series(results, str(site)).items()}
+        amounts = {
+            k: float(v[when]) if when is not None else float((v * hours).sum())
+            for k, v in series.items()
+        }
+        total = sum(amounts.values())
+        found[str(site)] = [(k, v / total) for k, v in amounts.items() if total > 0 and v > 0]
+    return found
+
+
 def result_deck(
     results: xr.Dataset,
     inputs: xr.Dataset,
@@ -200,13 +233,17 @@ def result_deck(
     when: int | None = None,
     width: float = WIDE,
     height: float = HEIGHT,
+    framed: frozenset[str] | None = None,
+    show: str = "use",
 ) -> MapDrawing:
-    """Sites (ring: usable chips; disc: chips working, coloured by how full the site is),
-    DCI links (width and colour by required traffic), serving lines, regions, legend."""
-    sites = site_frame(results, inputs, work, when)
+    """Sites (ring: usable chips; disc: chips working, coloured by how full the site is; or
+    a pie of the site's technology mix), DCI links (width and colour by required traffic),
+    serving lines, work moved from its data's origin (arrows), regions, legend; the view
+    framed on ``framed`` (site and region names; None: all)."""
+    sites = frame_on(site_frame(results, inputs, work, when), "site", framed)
     links = link_frame(results, inputs, work, when)
     serving = serving_frame(results, inputs, work, when)
-    regions = region_frame(results, inputs, work, when)
+    regions = frame_on(region_frame(results, inputs, work, when), "region", framed)
 
     most = float(sites["usable"].max()) if len(sites) else 0.0
     sites["radius"] = [radius(v, most) for v in sites["usable"]]
@@ -245,25 +282,23 @@ def result_deck(
             for r in serving.itertuples()
         ]
 
+    moved = (
+        moved_frame(results, inputs) if work[0] != "service" else moved_frame(results, inputs).iloc[:0]
+    )
+    if work[0] == "job":
+        moved = moved.iloc[:0]  # moved work is shown for all work: classes share their origins
+    marks, site_parts = _site_marks(results, inputs, sites, when, show, most)
     view, labels, placements, colours = labelled(sites, regions, width, height)
     layers = [
         lines(serving, "serving", [*REGION, 150], "width"),
         link_layer(links, width="width"),
+        *moved_layers(moved, where, dict(zip(sites["site"], sites["radius"], strict=True))),
         region_layer(regions),
-        *ring_and_disc(sites, "installed", "working"),
-        label_layer(labels, placements, colours),
+        *marks,
+        *label_layers(labels, placements, colours),
     ]
     parts = [
-        key.gradient(
-            "Disc colour: chips in use (all work)", [_LOW_USE, _HIGH_USE], "0 %", "100 % of usable"
-        ),
-        key.circles(
-            "Ring: usable chips; disc: chips working, e.g.",
-            [(radius(v, most), f"{format_number(v)} chips") for v in (most, most / 4, most / 20)]
-            if most > 0
-            else [],
-            (*_HIGH_USE, 200),
-        ),
+        *site_parts,
         key.lines(
             "DCI links, width by required traffic"
             + (f" (widest {format_number(busiest)} Gb/s)" if busiest > 0 else "")
@@ -279,7 +314,66 @@ def result_deck(
             [((*REGION, 150), 4, "served at the site it joins, width by share")],
         ),
     ]
+    if not moved.empty:
+        widest = format_number(float(moved["moved_gb"].max()))
+        parts.append(
+            key.lines(
+                "Training work moved from its data's origin (arrows, the horizon's):",
+                [((*MOVED, 210), 5, f"width by data moved (widest {widest} GB)")],
+            )
+        )
     return MapDrawing(deck(layers, view), key.legend(parts, CREDIT), view, labels, placements)
+
+
+def _site_marks(results, inputs, sites: pd.DataFrame, when, show: str, most: float) -> tuple[list, list]:
+    """The sites' layers and legend parts: ring and disc of chips at work, or a pie of the
+    technology mix as large as the site's facility power."""
+    if show != "mix":
+        legend = [
+            key.gradient(
+                "Disc colour: chips in use (all work)", [_LOW_USE, _HIGH_USE], "0 %", "100 % of usable"
+            ),
+            key.circles(
+                "Ring: usable chips; disc: chips working, e.g.",
+                [(radius(v, most), f"{format_number(v)} chips") for v in (most, most / 4, most / 20)]
+                if most > 0
+                else [],
+                (*_HIGH_USE, 200),
+            ),
+        ]
+        return ring_and_disc(sites, "installed", "working"), legend
+    palette = energy_colours(results)
+    mixes = mix_parts(results, inputs, when)
+    biggest = float(sites["facility_mw"].max()) or 1.0
+    sites["radius"] = [radius(v, biggest, PIE_RADIUS) for v in sites["facility_mw"]]
+    sites["pie_size"] = [math.ceil(2 * r + 2) for r in sites["radius"]]
+    sites["icon"] = [
+        pie_icon([(palette.get(k, "#999999"), v) for k, v in mixes[s]] or [("#dddddd", 1.0)], r)
+        for s, r in zip(sites["site"], sites["radius"], strict=True)
+    ]
+    sites["tooltip"] = [
+        f"site {human(s)}: facility {format_number(mw)} MW\n"
+        + ("\n".join(f"{human(k)} {v * 100:.0f} %" for k, v in mixes[s]) or "no supply")
+        for s, mw in zip(sites["site"], sites["facility_mw"], strict=True)
+    ]
+    used = sorted({k for parts in mixes.values() for k, _ in parts})
+    legend = [
+        key.swatches(
+            "Pie: where each site's power came from",
+            [(_rgb(palette.get(k, "#999999")), human(k)) for k in used],
+        ),
+        key.circles(
+            "Pie size: facility power, e.g.",
+            [(radius(v, biggest, PIE_RADIUS), f"{format_number(v)} MW") for v in (biggest, biggest / 4)],
+            (200, 200, 200, 200),
+        ),
+    ]
+    return [mix_layer(sites)], legend
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int, int]:
+    value = hex_colour.lstrip("#")
+    return (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16), 255)
 
 
 def _link_colour(utilisation: float) -> list[int]:

@@ -12,28 +12,29 @@ import streamlit as st
 from geomodel.batch.store import MANIFEST, PARAM
 from geomodel.results.kpis import KPI_SPECS
 from geomodel.scenario.problems import ScenarioError
-from geomodel.ui import loaders, state
+from geomodel.ui import loaders, sessions, state
 from geomodel.ui.batch_folders import batch_folders, inside_root
 from geomodel.ui.components.charts import batch_scatter, pareto_mask
 from geomodel.ui.components.kpis import comparison_frame, show_kpis
 from geomodel.ui.components.plan_view import show_plan_comparison
-from geomodel.ui.components.problems import plain
+from geomodel.ui.components.problems import hide_server_paths, plain
 from geomodel.ui.components.run_panel import cache_folder, run_label
 from geomodel.ui.components.tables import show_table
 from geomodel.ui.format import HIGHER_IS_BETTER, kpi_label
 from geomodel.ui.paths import RESULTS_ROOT_ENV, results_root
-from geomodel.ui.runs import RunStore
+from geomodel.ui.run_store import RunStore
 
 #: a batch folder to open first, relative to the results root
 BATCH_ENV = "GEOMODEL_APP_BATCH"
 COMPARISON_TABLE = {
     "kpi": (None, None),
-    "description": ("KPI", None),
+    "name": ("KPI", None),
     "units": ("Units", None),
     "A": ("Run A", None),
     "B": ("Run B", None),
     "B - A": ("B - A", None),
-    "change (%)": ("Change (%)", 2),
+    "change (%)": ("Change (%)", None),
+    "description": ("What it is", None),
 }
 DIFFERENCE_TABLE = {"what": ("What", None), "A": ("Run A", None), "B": ("Run B", None)}
 
@@ -64,39 +65,60 @@ def _text(value) -> str:
     return str(value)
 
 
+def _linked_pair(by_hash: dict) -> None:
+    """Take the runs of the address (``?a=...&b=...``: a reload, or a shared link)."""
+    for param, key in (
+        (state.COMPARE_A_PARAM, state.COMPARE_A),
+        (state.COMPARE_B_PARAM, state.COMPARE_B),
+    ):
+        wanted = st.query_params.get(param)
+        if wanted in by_hash and state.get(key) is None:
+            state.put(key, wanted)
+
+
 def two_runs() -> None:
-    records = RunStore(cache_folder()).records()
+    folder = cache_folder()
+    store = RunStore(folder)
+    for param in (state.COMPARE_A_PARAM, state.COMPARE_B_PARAM):
+        linked = st.query_params.get(param)
+        if linked and store.record(linked) is not None:
+            sessions.remember(linked)  # shared by link
+    records = sessions.records(folder)
     if len(records) < 2:
-        st.info("Compare needs two finished runs: run a scenario, change a knob, run it again.")
+        st.info("Compare needs two finished runs of yours: run a scenario, change a knob, run it again.")
+        st.caption(sessions.statement())
         return
     by_hash = {r["hash"]: r for r in records}
     hashes = list(by_hash)
+    _linked_pair(by_hash)
+    for key, default in ((state.COMPARE_A, hashes[1]), (state.COMPARE_B, hashes[0])):
+        if state.get(key) not in by_hash:
+            state.put(key, default)
     a = st.selectbox(
-        "Run A (reference)",
-        hashes,
-        index=1,
-        format_func=lambda h: run_label(by_hash[h]),
-        key=state.COMPARE_A,
+        "Run A (reference)", hashes, format_func=lambda h: run_label(by_hash[h]), key=state.COMPARE_A
     )
-    b = st.selectbox(
-        "Run B", hashes, index=0, format_func=lambda h: run_label(by_hash[h]), key=state.COMPARE_B
-    )
+    b = st.selectbox("Run B", hashes, format_func=lambda h: run_label(by_hash[h]), key=state.COMPARE_B)
+    st.query_params[state.COMPARE_A_PARAM], st.query_params[state.COMPARE_B_PARAM] = a, b
     st.markdown("**What differs**")
     differences = recipe_differences(by_hash[a], by_hash[b])
     if differences.empty:
         st.caption("The two runs solve the same recipe.")
     else:
-        show_table(differences, DIFFERENCE_TABLE)
+        show_table(differences, DIFFERENCE_TABLE, f"recipe-differences-{a[:8]}-{b[:8]}", rows=None)
     kpis_a, kpis_b = by_hash[a].get("kpis", {}), by_hash[b].get("kpis", {})
     plans = [bool(by_hash[h].get("planning")) for h in (a, b)]
     st.markdown("**Run B, with its change from run A**")
     show_kpis(kpis_b, reference=kpis_a, planning=any(plans))
-    show_table(comparison_frame(kpis_a, kpis_b), COMPARISON_TABLE)
+    show_table(comparison_frame(kpis_a, kpis_b), COMPARISON_TABLE, f"kpis-{a[:8]}-{b[:8]}", rows=None)
     _plans(by_hash[a], by_hash[b], plans)
     commands = pd.DataFrame(
         {"run": ["A", "B"], "command": [by_hash[a].get("command", ""), by_hash[b].get("command", "")]}
     )
-    show_table(commands, {"run": ("Run", None), "command": ("The same run on the command line", None)})
+    show_table(
+        commands,
+        {"run": ("Run", None), "command": ("The same run on the command line", None)},
+        f"commands-{a[:8]}-{b[:8]}",
+    )
 
 
 def _plans(a: dict, b: dict, plans: list[bool]) -> None:
@@ -108,8 +130,7 @@ def _plans(a: dict, b: dict, plans: list[bool]) -> None:
         which = "run A" if not plans[0] else "run B" if not plans[1] else "a run without a solution"
         st.info(f"Builds are compared between two solved plans; {which} is not one.")
         return
-    folder = cache_folder()
-    show_plan_comparison(loaders.result(folder, a["hash"]), loaders.result(folder, b["hash"]))
+    show_plan_comparison(cache_folder(), a["hash"], b["hash"])
 
 
 def batch_folder() -> None:
@@ -123,8 +144,8 @@ def batch_folder() -> None:
     ).strip()
     st.caption(
         plain(
-            f"Results folder: {root} (${RESULTS_ROOT_ENV}); batch folders found under it: "
-            + (", ".join(found) if found else "none")
+            f"Folders are relative to the server's results folder (${RESULTS_ROOT_ENV}); batch "
+            "folders found under it: " + (", ".join(found) if found else "none")
         )
     )
     if not typed:
@@ -133,7 +154,10 @@ def batch_folder() -> None:
     try:
         folder = inside_root(root, typed)
     except ValueError as error:
-        st.error(plain(str(error)), icon=":material/folder_off:")
+        st.error(
+            plain(hide_server_paths(str(error), root, "the results folder")),
+            icon=":material/folder_off:",
+        )
         return
     manifest = folder / MANIFEST
     if not manifest.is_file():
@@ -142,7 +166,11 @@ def batch_folder() -> None:
     try:
         _, table = loaders.batch(str(folder), manifest.stat().st_mtime_ns)
     except (ScenarioError, OSError, ValueError) as error:
-        st.error(plain(f"Cannot read the batch folder: {error}"))
+        st.error(
+            plain(
+                hide_server_paths(f"Cannot read the batch folder: {error}", root, "the results folder")
+            )
+        )
         return
     _batch_table(table)
 
@@ -158,7 +186,7 @@ def _batch_table(table: pd.DataFrame) -> None:
         "status": ("Status", None),
         **{k: (kpi_label(k), 2) for k in kpis},
     }
-    show_table(table, spec)
+    show_table(table, spec, "batch")
     if len(kpis) < 2:
         st.info("The batch has fewer than two numeric KPIs (did any case solve?).")
         return
@@ -184,7 +212,7 @@ def _batch_table(table: pd.DataFrame) -> None:
         f"**Pareto front** of {plain(kpi_label(x))} and {plain(kpi_label(y))} "
         f"({front.sum()} of {len(table)} cases)"
     )
-    show_table(table[front].sort_values(x), spec)
+    show_table(table[front].sort_values(x), spec, "pareto-front")
 
 
 def main() -> None:

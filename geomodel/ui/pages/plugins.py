@@ -9,6 +9,7 @@ from geomodel.catalog import CATALOG_KINDS
 from geomodel.cli.plugins_command import plugins_report
 from geomodel.ui import loaders
 from geomodel.ui.components.tables import show_table
+from geomodel.ui.format import human
 
 #: catalogue columns worth a glance, per kind (the rest is in the entry's expander)
 COLUMNS = {
@@ -56,12 +57,14 @@ def main() -> None:
         for p in report["plugins"]
     ]
     frame = pd.DataFrame(rows)
-    show_table(frame, {c: (c.capitalize(), None) for c in frame.columns})
+    show_table(frame, {c: (c.capitalize(), None) for c in frame.columns}, "plugins", rows=None)
     st.subheader("Failures")
     if report["failed"]:
         st.error(f"{len(report['failed'])} plugin problem(s); the other plugins still loaded.")
         failed = pd.DataFrame(report["failed"])
-        show_table(failed, {c: (c.capitalize(), None) for c in failed.columns})
+        show_table(
+            failed, {c: (c.capitalize(), None) for c in failed.columns}, "plugin-failures", rows=None
+        )
     else:
         st.success("No plugin failed to load.", icon=":material/check_circle:")
     st.subheader("Catalogue")
@@ -81,7 +84,9 @@ def main() -> None:
                     for name, entry in sorted(entries.items())
                 ]
             )
-            show_table(frame, {c: (c.replace("_", " ").capitalize(), None) for c in frame.columns})
+            show_table(
+                frame, {c: (human(c).capitalize(), None) for c in frame.columns}, f"catalogue-{kind}"
+            )
 
 
 main()

@@ -31,8 +31,6 @@ SIZING_TABLE = {
     "capex_usd": ("Capex (USD)", 0),
     "note": ("Note", None),
 }
-#: pixels per table row (Streamlit's default row height), to show every row at once
-ROW_PX = 35
 DCI_TABLE = {
     "technology": ("Technology", None),
     "fibre_kind": ("Fibre", None),
@@ -78,7 +76,7 @@ def sizing(catalog) -> None:
         return
     frame = pd.DataFrame([r.as_dict() for r in rows])
     spec = {k: v for k, v in SIZING_TABLE.items() if k != "note" or frame["note"].astype(bool).any()}
-    show_table(frame, spec, height=ROW_PX * (len(frame) + 1) + 3)
+    show_table(frame, spec, "sizing", rows=None)
     frame["scale-up domain"] = frame["scale_up_domain_chips"].map(lambda n: f"{n} chips")
     figure = px.bar(frame, x="system", y="facility_mw", color="scale-up domain", text="sites")
     figure.update_layout(yaxis_title="facility MW (bar label: sites needed)")
@@ -129,7 +127,9 @@ def reliability(catalog) -> None:
             if k != "reason"
         ]
     )
-    show_table(details, {"quantity": ("Quantity", None), "value": ("Value", None)})
+    show_table(
+        details, {"quantity": ("Quantity", None), "value": ("Value", None)}, "reliability", rows=None
+    )
 
 
 def dci(catalog) -> None:
@@ -181,7 +181,7 @@ def dci(catalog) -> None:
         "Internet round trip, indirect (ms)", format_number(report.internet_round_trip_ms_high)
     )
     frame = pd.DataFrame([t.as_dict() for t in report.technologies])
-    show_table(frame, DCI_TABLE)
+    show_table(frame, DCI_TABLE, "dci-latency", rows=None)
 
 
 def main() -> None:
