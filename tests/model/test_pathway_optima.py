@@ -45,7 +45,11 @@ def pathway_scenario(
             "users": {"lat": 40.0, "lon": -100.0, "demand": {"chat": f"{demand_tokens_s} token/s"}}
         },
         objective={"unserved_penalty": f"{penalty} USD/Mtoken"},
-        finance={"discount_rate": rate, "lifetimes": {"systems": "4 years"}},
+        # systems live 4 years; a lifetime no option uses is an error, so only with systems
+        finance={
+            "discount_rate": rate,
+            "lifetimes": {"systems": "4 years"} if "systems" in build else {},
+        },
         periods=periods,
     )
     return sb.write(tmp_path, data)
