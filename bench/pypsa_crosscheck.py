@@ -104,7 +104,8 @@ def site_load_mw(inputs) -> Any:
     """(site, time) facility load by docs/model.md (4), from the inputs alone.
 
     Each region's demand is served at its own site on its one system: working chips =
-    Mtoken/s x FLOP/token x 1e6 / 1e15 PFLOPS / (PFLOPS per chip x efficiency).
+    token/s demanded / token/s one chip serves (``service_tokens_per_s_per_chip``, the
+    performance model's rate at the service's limits).
     """
     import numpy as np
 
@@ -112,14 +113,12 @@ def site_load_mw(inputs) -> Any:
     idle = inputs["idle_power_kw_per_chip"].values / 1000
     serving = inputs["serving_power_kw_per_chip"].values / 1000  # a serving chip's draw
     pue = inputs["pue"].values
-    demand = inputs["demand_tokens_per_s"].values[0] / 1e6  # (region, time), service 0
-    pflops = inputs["service_pflops_per_chip"].values[0]  # (system,)
-    efficiency = float(inputs["service_efficiency"].values[0])
-    need = float(inputs["flop_per_token"].values[0]) * 1e6 / 1e15  # PFLOPS per Mtoken/s
+    demand = inputs["demand_tokens_per_s"].values[0]  # (region, time), service 0
+    per_chip = inputs["service_tokens_per_s_per_chip"].values[0]  # (system,)
     load = np.zeros((inputs.sizes["site"], inputs.sizes["time"]))
     for s in range(inputs.sizes["site"]):
         (h,) = np.flatnonzero(chips[s] > 0)
-        working = demand[s] * need / (pflops[h] * efficiency)  # region s is next to site s
+        working = demand[s] / per_chip[h]  # region s is next to site s
         load[s] = pue[s] * (chips[s, h] * idle[h] + working * (serving[h] - idle[h]))
     return load
 
@@ -308,6 +307,11 @@ def crosscheck(n_sites: int, hours: int, fresh: bool = True) -> dict[str, Any]:
             sides = {tool: run_fresh(__file__, tool, str(path)) for tool in ("geomodel", "pypsa")}
         else:
             sides = {"geomodel": geomodel_side(path), "pypsa": pypsa_side(path)}
+    return compared(n_sites, hours, sides)
+
+
+def compared(n_sites: int, hours: int, sides: dict[str, Any]) -> dict[str, Any]:
+    """The report of one cross-check: both sides and their objectives' relative difference."""
     ours, theirs = sides["geomodel"]["objective_usd"], sides["pypsa"]["objective_usd"]
     return {
         "sites": n_sites,

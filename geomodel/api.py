@@ -19,7 +19,7 @@ from pyomo.common.errors import InfeasibleConstraintException
 from pyomo.common.gc_manager import PauseGC
 
 from geomodel.catalog import Catalog, build_catalog
-from geomodel.errors import ExtensionError
+from geomodel.errors import ExtensionError, GeomodelError
 from geomodel.inputs.build import build_inputs
 from geomodel.inputs.provenance import SIGNAL_ATTRIBUTES
 from geomodel.model.basics import IntegerChoices
@@ -96,6 +96,11 @@ def solve(
     if not isinstance(scenario, Scenario):
         report("load")
         scenario = load_scenario(scenario, variants=variants, overrides=overrides, catalog=catalog)
+    if scenario.periods is not None:
+        raise GeomodelError(
+            f"scenario {scenario.name!r} has periods: it is a pathway, solved by "
+            "geomodel.pathway.solve_pathway (geomodel run does so), not by solve"
+        )
     inputs = build_inputs(scenario, catalog)
     return solve_inputs(
         inputs,

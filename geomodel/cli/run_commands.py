@@ -71,7 +71,14 @@ def run(
     started = time.perf_counter()
     with _progress(quiet=json_output) as shown:
         scenario, inputs, catalog, notes = _prepare(scenario_file, variant, set_, shown)
-        if sweep is None:
+        if scenario.periods is not None:
+            if sweep is not None:
+                raise UsageError("--pareto", "a pathway (a scenario with periods) has no Pareto sweep")
+            from geomodel.pathway import solve_pathway
+
+            pathway = solve_pathway(scenario, catalog=catalog, progress=shown.advance)
+            written = write_result(pathway, output, force) if pathway.has_solution else ""
+        elif sweep is None:
             result = solve_inputs(
                 inputs, host=catalog.host, progress=shown.advance, allow_broken_extensions=allow
             )
@@ -81,8 +88,12 @@ def run(
                 inputs, *sweep, host=catalog.host, progress=shown.advance, allow_broken_extensions=allow
             )
             result, points = front.result(), front.points
-        written = write_result(result, output, force)
+        if scenario.periods is None:
+            written = write_result(result, output, force)
     elapsed = time.perf_counter() - started
+    if scenario.periods is not None:
+        _print_pathway_run(pathway, scenario.name, json_output, notes, written, elapsed)
+        return
     if json_output:
         payload: dict = {"kpis": result.kpis, "messages": result.messages}
         if sweep is None:
@@ -108,6 +119,21 @@ def run(
         raise typer.Exit(1)
 
 
+def _print_pathway_run(result, name: str, json_output: bool, notes, written: str, elapsed: float):
+    """Print a solved pathway (timeline, periods); exit 1 without a solution."""
+    from geomodel.cli.pathway_output import print_pathway
+    from geomodel.results.pathway import pathway_json
+
+    if json_output:
+        payload = pathway_json(result.dataset) if result.has_solution else {}
+        print_json({**payload, "messages": result.messages, "warnings": notes, "output": written})
+    else:
+        print_pathway(result.dataset, result.messages, name or "pathway")
+        console().print(f"done in {elapsed:.1f} s" + (f"; {written}" if written else ""))
+    if not result.has_solution:
+        raise typer.Exit(1)
+
+
 def _prepare(scenario_file: Path, variant: list[str], set_: list[str], shown: _progress):
     """Catalogue, scenario and inputs; every plugin failure first, then the warnings
     `validate` gives and a size warning, each on one line, before any solve."""
@@ -126,8 +152,12 @@ def _prepare(scenario_file: Path, variant: list[str], set_: list[str], shown: _p
     scenario = load_scenario(
         scenario_file, variants=variant, overrides=SetOptions(set_), catalog=catalog
     )
-    inputs = build_inputs(scenario, catalog)
     warnings = [str(w) for w in scenario.origin.warnings]
+    if scenario.periods is not None:  # a pathway builds one inputs Dataset per period
+        for line in warnings:
+            shown.note(line)
+        return scenario, None, catalog, notes + warnings
+    inputs = build_inputs(scenario, catalog)
     big = size_warning(inputs)
     warnings += [f"warning: {big}"] if big else []
     for line in warnings:
@@ -169,6 +199,9 @@ def report(
     check_output(calendar, "--calendar")
     result = open_result(result_file)
     _print_warnings(result.warnings)
+    if result.dataset.attrs.get("pathway"):
+        _report_pathway(result, result_file, json_output)
+        return
     if calendar is not None:
         result.calendar_to_netcdf(calendar)
     if json_output:
@@ -190,6 +223,18 @@ def report(
     print_result(result, str(result.dataset.attrs.get("scenario_name") or result_file.name))
     if calendar is not None:
         console().print(f"results on every hour written to {calendar}")
+
+
+def _report_pathway(result, result_file: Path, json_output: bool) -> None:
+    """A saved pathway: its timeline and periods."""
+    from geomodel.cli.pathway_output import print_pathway
+    from geomodel.results.pathway import pathway_json
+
+    if json_output:
+        print_json({**pathway_json(result.dataset), "messages": result.messages})
+        return
+    title = str(result.dataset.attrs.get("scenario_name") or result_file.name)
+    print_pathway(result.dataset, result.messages, title)
 
 
 def _print_warnings(lines: list[str]) -> None:

@@ -24,9 +24,16 @@ from geomodel.model.water import define_water
 
 def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> pyo.ConcreteModel:
     """The placement model of DESIGN section 4 for one inputs Dataset."""
+    m = pyo.ConcreteModel(name=inputs.attrs.get("scenario_name") or "geomodel")
+    populate_model(m, inputs, integer)
+    return m
+
+
+def populate_model(m: pyo.Block, inputs: xr.Dataset, integer: IntegerChoices | None = None) -> None:
+    """Every constraint group of one inputs Dataset on ``m``: the whole model, or one
+    period's block of a pathway (geomodel/model/pathway.py)."""
     integer = integer or IntegerChoices()
     sets = build_sets(inputs, binary_spans=integer.site_participation)
-    m = pyo.ConcreteModel(name=inputs.attrs.get("scenario_name") or "geomodel")
     m.sets = sets
     m.inputs = inputs
     m.integer = integer
@@ -45,4 +52,3 @@ def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> py
     define_cross_site_training(m, sets, inputs, integer)
     define_build_cost(m, inputs, weight_hours)
     define_objective(m, sets, inputs, weight_hours)
-    return m

@@ -18,6 +18,7 @@ from geomodel.scenario.extension_checks import check_extensions
 from geomodel.scenario.files import Document
 from geomodel.scenario.job_checks import check_jobs
 from geomodel.scenario.network import region_site_latency_ms
+from geomodel.scenario.pathway_checks import check_periods
 from geomodel.scenario.problems import Path, Problem
 from geomodel.scenario.schema import Scenario, window_bounds
 from geomodel.scenario.service_checks import check_services
@@ -319,6 +320,7 @@ CHECKS: tuple[Callable[[Checker], None], ...] = (
     check_grid_prices,
     check_price_levels,
     check_carbon_bases,
+    check_periods,
     check_extensions,
     _plugins,
 )

@@ -60,6 +60,7 @@ RESULT_ENERGY_AS = "results.energy.drawn_as"  #: typical days or the year rebuil
 RESULT_DURATION = "results.energy.duration"
 RESULT_JOB_SEARCH = "results.jobs.search"
 RESULT_JOB_OUTCOME = "results.jobs.outcome"
+RESULT_PATHWAY_PERIOD = "results.pathway.period"  #: the period a pathway's map shows
 COMPARE_A = "compare.a"
 COMPARE_B = "compare.b"
 COMPARE_BUILD_SIZE = "compare.build.size_by"

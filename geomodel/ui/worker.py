@@ -74,8 +74,14 @@ def solve_recipe(recipe_data: dict[str, Any], scenario_hash: str, folder: str) -
         scenario = load_recipe(recipe, catalog, scenarios_dir())
         if scenario.origin.scenario_hash != scenario_hash:
             raise RuntimeError("the scenario changed on disk since the app checked it; run it again")
-        inputs = build_inputs(scenario, catalog)
-        result = solve_inputs(inputs, host=catalog.host, progress=progress)
+        if scenario.periods is not None:  # a pathway: one inputs Dataset per period
+            from geomodel.pathway import solve_pathway
+
+            inputs = None
+            result = solve_pathway(scenario, catalog=catalog, progress=progress)
+        else:
+            inputs = build_inputs(scenario, catalog)
+            result = solve_inputs(inputs, host=catalog.host, progress=progress)
         progress("write")
         result.to_netcdf(store.result_path(scenario_hash))
         record = {
@@ -85,7 +91,8 @@ def solve_recipe(recipe_data: dict[str, Any], scenario_hash: str, folder: str) -
             "recipe": {k: v for k, v in recipe.as_dict().items() if k != "text"},
             "command": recipe.command(),
             "status": result.status,
-            "planning": is_planning(inputs),  # a plan: its build and costs are shown
+            # a plan: its build and costs are shown (a pathway has its own view)
+            "planning": inputs is not None and is_planning(inputs),
             "kpis": result.kpis,
             "messages": result.messages,
             "started_at": started,

@@ -223,3 +223,9 @@ def load_text(folder: Path, data: dict, catalog: Catalog, **kwargs: Any) -> Scen
 def run_text(folder: Path, data: dict, catalog: Catalog, **kwargs: Any) -> Result:
     """Like :func:`run` through :func:`load_text` (for hypothesis, which shares a folder)."""
     return solve(load_text(folder, data, catalog, **kwargs), catalog=catalog)
+
+
+def is_pathway_file(path: Path) -> bool:
+    """True for a scenario file with a ``periods`` section: a pathway, solved by
+    ``geomodel.pathway.solve_pathway`` rather than ``geomodel.api.solve``."""
+    return "periods" in (yaml.safe_load(path.read_text(encoding="utf-8")) or {})

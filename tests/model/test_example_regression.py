@@ -20,11 +20,13 @@ from pathlib import Path
 
 import pytest
 from invariants import check_invariants
+from scenario_builder import is_pathway_file
 
 from geomodel.api import solve
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((ROOT / "scenarios").glob("*.yaml"))
+#: pathways (a ``periods`` section) are solved by solve_pathway: tests/model/test_pathway_*.py
+EXAMPLES = [p for p in sorted((ROOT / "scenarios").glob("*.yaml")) if not is_pathway_file(p)]
 PINS = Path(__file__).with_name("data") / "example_regression.json"
 UPDATE = os.environ.get("GEOMODEL_UPDATE_REGRESSION") == "1"
 #: an example slower than this is skipped (and reported) rather than slowing every run

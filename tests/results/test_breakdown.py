@@ -12,7 +12,12 @@ from test_hand_derived import dci_scenario
 from geomodel.api import solve
 from geomodel.results.breakdown import breakdown_table
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.yaml"))
+#: pathways (a ``periods`` section) are solved by solve_pathway: tests/model/test_pathway_*.py
+EXAMPLES = [
+    p
+    for p in sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.yaml"))
+    if not sb.is_pathway_file(p)
+]
 KPI_OF = {"energy_mwh": "energy_mwh", "emissions_tco2": "emissions_tco2", "cost_usd": "cost_usd"}
 
 

@@ -93,7 +93,8 @@ def test_every_site_region_and_label_is_in_view_and_labels_are_apart(inputs_of, 
     # them, next to Hudson Valley and New York; 1 metro at 760 px)
     pairs = zip(drawing.labels, drawing.placements, strict=True)
     left_out = [label.text for label, placed in pairs if not placed.shown]
-    if name == "plan-100k-gpu.yaml":  # hover text still names what is left out
+    # pathway-2030 imports the flagship's sites and metros: the same crowding
+    if name in ("plan-100k-gpu.yaml", "pathway-2030.yaml"):  # hover text names what is left out
         assert len(left_out) <= 5, left_out
         if width == WIDE:  # sites come first: at 760 px only a metro gives way
             assert all(placed.shown for placed in drawing.placements[: len(sites)]), left_out

@@ -26,6 +26,7 @@ from geomodel.scenario.schema.options import (
     Objective,
     SolverOptions,
 )
+from geomodel.scenario.schema.pathway import Periods, Retirement, SystemYears
 from geomodel.scenario.schema.planning import (
     CORE_ASSET_CLASSES,
     BatteryBuild,
@@ -89,10 +90,12 @@ __all__ = [
     "Name",
     "Objective",
     "OwnSeries",
+    "Periods",
     "PowerSupply",
     "Precision",
     "PriceTerms",
     "Region",
+    "Retirement",
     "Scenario",
     "Section",
     "Signals",
@@ -103,6 +106,7 @@ __all__ = [
     "SolverOptions",
     "SourceBuild",
     "SystemBuild",
+    "SystemYears",
     "TimeSpec",
     "Timestamp",
     "TokenLengths",

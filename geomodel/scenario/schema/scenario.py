@@ -10,6 +10,7 @@ from geomodel.scenario.schema.fields import Name, Section
 from geomodel.scenario.schema.job_tables import DataMovement, JobTable
 from geomodel.scenario.schema.links import Links
 from geomodel.scenario.schema.options import LatencyModel, Objective, SolverOptions
+from geomodel.scenario.schema.pathway import Periods
 from geomodel.scenario.schema.planning import Finance
 from geomodel.scenario.schema.regions import Region
 from geomodel.scenario.schema.signals import Signals
@@ -79,6 +80,11 @@ class Scenario(Section):
         default_factory=Finance,
         description="discount rate and lifetimes that turn capex into a yearly payment (planning)",
         examples=[{"discount_rate": 0.07}],
+    )
+    periods: Periods | None = Field(
+        default=None,
+        description="investment periods of a pathway (planning over several years)",
+        examples=[{"years": [2026, 2028, 2030]}],
     )
     solver: SolverOptions = Field(
         default_factory=SolverOptions, description="solver options", examples=[{"time_limit": "120 s"}]

@@ -19,6 +19,7 @@ from geomodel.ui.components.deck import WIDE
 from geomodel.ui.components.jobs_view import has_jobs, show_jobs
 from geomodel.ui.components.kpis import kpi_frame, kpi_text_frame, show_kpis
 from geomodel.ui.components.map_panels import map_option, show_map
+from geomodel.ui.components.pathway_view import show_pathway
 from geomodel.ui.components.plan_view import show_plan
 from geomodel.ui.components.problems import plain, show_messages
 from geomodel.ui.components.result_map import ALL, SITES_SHOW
@@ -83,6 +84,9 @@ def main() -> None:
     st.code(record.get("command", ""), language="bash")
     quality = show_quality(record)
     _downloads(folder, record, result)
+    if result.dataset.attrs.get("pathway"):  # periods: the timeline and a map per period
+        show_pathway(result.dataset, RunStore(folder).result_path(record["hash"]))
+        return
     if not quality.solved:
         st.markdown("**Why**")
         show_messages(result.messages)
