@@ -27,7 +27,7 @@ from geomodel.scenario.job_columns import (
 )
 from geomodel.scenario.jobtable import row_problem
 from geomodel.scenario.network import scenario_links
-from geomodel.tools.work_bound import fastest_chips_rate
+from geomodel.tools.work_bound import fastest_chips_rates
 
 #: Relative slack when comparing the work a window allows with the work asked for.
 TOLERANCE = 1e-9
@@ -250,16 +250,9 @@ def _fastest_first(
 ) -> np.ndarray:
     """(job) work per hour of each job's fastest usable chips, at most max_chips: over all
     its sites where it may span them, else at its best site."""
-    bound = np.zeros(len(max_chips))
-    for j in range(len(max_chips)):
-        if spans[j]:
-            bound[j] = fastest_chips_rate(chips_at[j], rate[j], max_chips[j])
-        else:
-            bound[j] = max(
-                (
-                    fastest_chips_rate(chips_at[j, s : s + 1], rate[j], max_chips[j])
-                    for s in range(chips_at.shape[1])
-                ),
-                default=0.0,
-            )
-    return bound
+    jobs, sites, systems = chips_at.shape
+    rates = np.broadcast_to(np.asarray(rate, dtype=float)[:, None, :], chips_at.shape)
+    at_best_site = fastest_chips_rates(chips_at, rates, max_chips).max(axis=1, initial=0.0)
+    flat = (jobs, 1, sites * systems)  # every (site, system) of a job in one group
+    spanning = fastest_chips_rates(chips_at.reshape(flat), rates.reshape(flat), max_chips)[:, 0]
+    return np.where(spans, spanning, at_best_site)
