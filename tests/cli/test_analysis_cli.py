@@ -1,24 +1,23 @@
 """``geomodel size``, ``reliability`` and ``dci``.
 
-Output is checked in-process against a hand-built catalogue; bad input is
-checked through the real console script in subprocesses (run in parallel
-once per module), as a user would meet it.
+Output is checked in-process against a hand-built catalogue; bad input against
+the installed catalogue, each case once per module: one case a command (its
+closest-name hint) and --debug through the real console script in
+subprocesses, as a user would meet them, the rest through the same ``main()``
+in-process (a subprocess costs seconds of imports for the same text).
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
+from cli_runs import GEOMODEL, in_process, real
 
 from geomodel.catalog import Catalog, HardwareSystem, LinkTechnology
 from geomodel.cli import analysis, main
-
-GEOMODEL = Path(sys.executable).with_name("geomodel")
 
 BASE = {"source": "hand-built test entry", "source_type": "estimate"}
 
@@ -204,18 +203,21 @@ PARSE_ERRORS = {
 DEBUG = {"debug-traceback": (["--debug", "size", "--chips", "0"], "--chips")}
 
 
-def run_cli(args: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(GEOMODEL), *args], capture_output=True, text=True, timeout=120, check=False
-    )
+#: the cases run through the real console script: a closest-name hint for each command
+#: and the traceback of --debug
+REAL = ("size-unknown-system", "reliability-unknown-system", "dci-unknown-technology", "debug-traceback")
 
 
 @pytest.fixture(scope="module")
-def results() -> dict[str, subprocess.CompletedProcess[str]]:
-    """Every subprocess case, run once, four at a time."""
+def results(catalog) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Every bad-input case, run once: REAL in subprocesses four at a time, the others
+    in-process on the same installed catalogue (built once for the session)."""
     cases = {**BAD_INPUT, **PARSE_ERRORS, **DEBUG}
     with ThreadPoolExecutor(max_workers=4) as pool:
-        done = dict(zip(cases, pool.map(run_cli, [args for args, _ in cases.values()]), strict=True))
+        done = dict(zip(REAL, pool.map(lambda case: real(*cases[case][0]), REAL), strict=True))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(analysis, "build_catalog", lambda: catalog)
+        done |= {case: in_process(*args) for case, (args, _) in cases.items() if case not in REAL}
     return done
 
 
@@ -266,7 +268,7 @@ def test_debug_shows_the_traceback(results):
 
 
 def test_size_all_installed_systems_for_100k_chips():
-    result = run_cli(["size", "--chips", "100000", "--json"])
+    result = real("size", "--chips", "100000", "--json")
     assert result.returncode == 0, result.stderr
     rows = {row["system"]: row for row in json.loads(result.stdout)["systems"]}
     assert rows["hgx_h100_8"]["systems"] == 12_500

@@ -4,6 +4,9 @@ The scenario is test_hand_derived.py's two sites with no link between them: chea
 (800 H100 chips) and dear (1,600), a job needing 1,200 chips for its one hour. With
 site use relaxed the LP puts 400 chips at cheap and 800 at dear, over no link at all
 (derived there); with binary site use all 1,200 run at dear.
+
+``report`` runs in-process through ``main()``: test_run_cli.py runs it through the
+console script.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from geomodel.api import solve
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 
 import scenario_builder as sb
+from cli_runs import in_process
 from test_hand_derived import dci_scenario
-from test_planning_cli import run_cli
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +38,7 @@ def saved(tmp_path_factory, catalog) -> dict[str, Path]:
 
 
 def test_report_names_the_job_sites_and_step_of_a_relaxed_plan(saved):
-    done = run_cli("report", saved["relaxed"])
+    done = in_process("report", saved["relaxed"])
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
     assert "Relaxed plan (solver.participation: relaxed): not executable" in text
@@ -44,13 +47,13 @@ def test_report_names_the_job_sites_and_step_of_a_relaxed_plan(saved):
 
 
 def test_report_json_lists_every_finding_and_the_gap(saved):
-    relaxed_run = json.loads(run_cli("report", saved["relaxed"], "--json").stdout)
+    relaxed_run = json.loads(in_process("report", saved["relaxed"], "--json").stdout)
     relaxed = relaxed_run["executable"]
     assert relaxed["relaxed"] and not relaxed["executable"]
     assert [(f["rule"], f["job"], f["sites"], f["step"]) for f in relaxed["findings"]] == [
         ("unlinked_sites", "pretrain", ["cheap", "dear"], 0)
     ]
-    exact_run = json.loads(run_cli("report", saved["exact"], "--json").stdout)
+    exact_run = json.loads(in_process("report", saved["exact"], "--json").stdout)
     exact = exact_run["executable"]
     assert exact["executable"] and exact["findings"] == [] and exact["participation"] == "exact"
     # the relaxed run is an LP with nothing else integer: its optimum is the relaxation
@@ -62,7 +65,7 @@ def test_report_json_lists_every_finding_and_the_gap(saved):
 
 
 def test_report_says_an_exact_plan_is_executable(saved):
-    done = run_cli("report", saved["exact"])
+    done = in_process("report", saved["exact"])
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
     assert "Executable plan (exact," in text and "above the LP relaxation" in text

@@ -9,7 +9,6 @@ are built: capex 10,000,000 USD, 2,000,000 USD a year.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,15 +17,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 
 import scenario_builder as sb
+from cli_runs import in_process, real
 from test_planning_optima import rack_scenario
-
-GEOMODEL = Path(sys.executable).with_name("geomodel")
-
-
-def run_cli(*args) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(GEOMODEL), *map(str, args)], capture_output=True, text=True, timeout=180, check=False
-    )
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +30,7 @@ def saved(tmp_path_factory) -> Path:
     )
     data["finance"]["lifetimes"] = {"systems": "5 years"}
     path = sb.write(folder, data, "racks.yaml")
-    done = run_cli("run", path, "-o", folder / "racks.nc")
+    done = real("run", path, "-o", folder / "racks.nc")  # the console script solves it
     assert done.returncode == 0, done.stderr
     assert "racks.yaml" in done.stdout or "hand-derived" in done.stdout
     assert "built" in done.stdout
@@ -46,7 +38,7 @@ def saved(tmp_path_factory) -> Path:
 
 
 def test_report_prints_the_build_table(saved):
-    done = run_cli("report", saved)
+    done = in_process("report", saved)
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stdout.splitlines() if "gb200_nvl72" in line]
     assert len(lines) == 1, done.stdout
@@ -57,7 +49,7 @@ def test_report_prints_the_build_table(saved):
 
 
 def test_report_json_gives_the_build_rows(saved):
-    done = run_cli("report", saved, "--json")
+    done = in_process("report", saved, "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     (row,) = report["build"]

@@ -1,7 +1,9 @@
-"""``geomodel run`` and ``geomodel report`` through the real console script.
+"""``geomodel run`` and ``geomodel report``.
 
-Every command runs once per module in a subprocess, as a user would run it; the
-independent ones run two at a time, then ``report`` reads the files they wrote.
+Every command runs once per module: the plain ``run`` and its ``report`` through the
+real console script in a subprocess, as a user would run them; the other cases through
+the same ``main()`` in-process (a subprocess costs seconds of imports for the same text)
+while the first subprocess runs. ``report`` then reads the files the runs wrote.
 """
 
 from __future__ import annotations
@@ -20,22 +22,16 @@ import xarray as xr
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 
 import scenario_builder as sb
+from cli_runs import in_process, real
 
 from geomodel.results.result import open_result
 
-GEOMODEL = Path(sys.executable).with_name("geomodel")
 QUICKSTART = str(Path(__file__).resolve().parents[2] / "scenarios" / "quickstart.yaml")
 #: four days as 2 typical days of 6 segments: 12 steps
 SEGMENTED = [
     *("--set", "time.hours=96", "--set", "time.aggregation.typical_days=2"),
     *("--set", "time.aggregation.segments=6", "--set", "solver.threads=1"),
 ]
-
-
-def run_cli(args: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(GEOMODEL), *map(str, args)], capture_output=True, text=True, timeout=180, check=False
-    )
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +49,7 @@ def folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def runs(folder: Path) -> dict[str, subprocess.CompletedProcess[str]]:
-    first = {
-        "table": ["run", QUICKSTART, "-o", folder / "out.nc"],
+    others = {
         "set": [
             "run",
             QUICKSTART,
@@ -81,15 +76,16 @@ def runs(folder: Path) -> dict[str, subprocess.CompletedProcess[str]]:
             folder / "segmented.nc",
         ],
     }
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        done = dict(zip(first, pool.map(run_cli, first.values()), strict=True))
-    then = {
-        "report": ["report", folder / "out.nc"],
-        "report_json": ["report", folder / "set.nc", "--json"],
-        "calendar": ["report", folder / "segmented.nc", "--calendar", folder / "calendar.nc"],
-    }
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        done.update(zip(then, pool.map(run_cli, then.values()), strict=True))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        table = pool.submit(real, "run", QUICKSTART, "-o", folder / "out.nc")
+        done = {name: in_process(*args) for name, args in others.items()}
+        done["table"] = table.result()
+        report = pool.submit(real, "report", folder / "out.nc")
+        done["report_json"] = in_process("report", folder / "set.nc", "--json")
+        done["calendar"] = in_process(
+            "report", folder / "segmented.nc", "--calendar", folder / "calendar.nc"
+        )
+        done["report"] = report.result()
     return done
 
 
