@@ -219,12 +219,16 @@ def test_a_horizon_the_files_do_not_cover_is_a_scenario_problem(em, sample_confi
     with pytest.raises(ScenarioError) as raised:
         load_minimal_scenario(catalog, scenario_with_grid("2025-01-12T20:00:00+00:00", 6))
     (problem,) = raised.value.problems
+    # the plugin's leading field path becomes the problem's field, reported at its line
+    assert problem.path == "sites.site_a.grid"
+    assert problem.position is not None
     assert problem.message.startswith(
-        "sites.site_a.grid: power source 'em_xx_synthetic': SYNTHETIC_XX_2025_hourly.csv does not "
+        "power source 'em_xx_synthetic': SYNTHETIC_XX_2025_hourly.csv does not "
         "cover the horizon: expected every hour from 2025-01-12 20:00:00+00:00 to "
         "2025-01-13 01:00:00+00:00"
     )
     assert "(check by plugin 'electricitymaps')" in problem.message
+    assert "sites.site_a.grid: power source 'em_xx_synthetic': " in str(raised.value)
 
 
 # --- bad files get the scenario series' messages ---------------------------------------------------

@@ -1,6 +1,8 @@
 """No import circle through the plugin contract or the scenario checks (STYLE.md: the
 ``catalog/registry`` <-> ``plugin_loader`` <-> ``hookspecs`` circle and the
-``scenario/checks`` <-> ``build_checks``, ``signal_checks``, ``weather_checks`` one).
+``scenario/checks`` <-> ``build_checks``, ``signal_checks``, ``weather_checks`` one, and
+its like through ``pathway_checks`` and ``service_checks``: each takes ``Checker`` from
+``scenario/checker``).
 
 Edges are the module-level imports of each module, those under ``TYPE_CHECKING`` too
 (a type-only circle still ties the modules together); imports inside functions are
@@ -83,6 +85,9 @@ def reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
         "geomodel.scenario.signal_checks",
         "geomodel.scenario.weather_checks",
         "geomodel.scenario.extension_checks",
+        "geomodel.scenario.job_checks",
+        "geomodel.scenario.pathway_checks",
+        "geomodel.scenario.service_checks",
         "geomodel.results.extension_results",
         "geomodel.errors",
     ],

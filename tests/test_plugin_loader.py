@@ -122,6 +122,7 @@ def test_a_failing_plugin_is_reported_and_the_good_one_still_loads(broken, stage
         "power sources": ["fixture_grid"],
         "build costs": [],
         "weather points": [],
+        "language models": [],
     }
     assert not [f for f in catalog.failures if f.name == "good_catalog"]
 
@@ -222,9 +223,20 @@ def test_a_plugin_implementing_an_unknown_hook_is_refused_as_a_whole():
     assert "fixture_with_unknown_hook" not in catalog.hardware
 
 
+_MAJOR, _MINOR = (int(part) for part in PLUGIN_API_VERSION.split("."))
+#: the next minor version, mapped below to a future release; one further on, mapped to none
+NEXT_MINOR_API = f"{_MAJOR}.{_MINOR + 1}"
+UNMAPPED_MINOR_API = f"{_MAJOR}.{_MINOR + 5}"
+
+
 @pytest.mark.parametrize(
     ("declared", "needs"),
-    [("1.3", ""), ("1.4", "geomodel 9.9.0 or later"), ("1.9", "a later geomodel")],
+    [
+        (f"{_MAJOR}.0", ""),
+        (PLUGIN_API_VERSION, ""),
+        (NEXT_MINOR_API, "geomodel 9.9.0 or later"),
+        (UNMAPPED_MINOR_API, "a later geomodel"),
+    ],
 )
 def test_a_plugin_of_a_later_minor_api_using_a_hook_it_added_names_the_upgrade(
     declared, needs, monkeypatch
@@ -233,11 +245,11 @@ def test_a_plugin_of_a_later_minor_api_using_a_hook_it_added_names_the_upgrade(
     hooks' alone; the failure now says which geomodel provides its version."""
     module = importlib.import_module("plugin_fixtures.unknown_hook")
     monkeypatch.setattr(module, "GEOMODEL_PLUGIN_API", declared, raising=False)
-    monkeypatch.setitem(hookspecs.PLUGIN_API_HISTORY, "1.4", "9.9.0")  # a future release
+    monkeypatch.setitem(hookspecs.PLUGIN_API_HISTORY, NEXT_MINOR_API, "9.9.0")  # a future release
     host = load_plugins(use_entry_points=False, extra_plugins=[("later", module)])
     (failure,) = host.failures
     assert "implements unknown hooks ['register_cooling_systems']" in failure.reason
-    if not needs:  # written for this geomodel's own version: a typo, nothing to upgrade
+    if not needs:  # written for this geomodel's version or an earlier one: a typo, no upgrade
         assert "upgrade" not in failure.reason
     else:
         assert f"built for plugin API {declared}, which {needs} provides" in failure.reason

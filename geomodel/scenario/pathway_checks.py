@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from geomodel.inputs.pathway_tables import default_lead_times, hardware_years
 
 if TYPE_CHECKING:
-    from geomodel.scenario.checks import Checker
+    from geomodel.scenario.checker import Checker
 
 #: per-period lists that must hold one value per period
 PER_PERIOD = ("weights", "energy_price_scale", "carbon_intensity_scale", "carbon_price")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from geomodel.scenario.serving_rates import service_model, service_rates, token_means
 
 if TYPE_CHECKING:
-    from geomodel.scenario.checks import Checker
+    from geomodel.scenario.checker import Checker
 
 
 def check_services(c: Checker) -> None:

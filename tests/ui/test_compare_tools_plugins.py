@@ -127,6 +127,12 @@ def test_plugins_page(app):
     else:
         assert "plugin problem" in at.error[0].value
         assert {"Name", "Distribution", "Stage", "Reason"} <= set(at.table[1].value.columns)
-    assert len(at.tabs) == 5  # hardware, links, power sources, build costs, weather points
+    # hardware, links, power sources, build costs, weather points, language models
+    assert len(at.tabs) == 6
     weather = plugins.map(unescape).set_index("Plugin").loc["weather", "Weather points"]
     assert "weather_de_lu" in weather
+    models = plugins.map(unescape).set_index("Plugin").loc["language_models", "Language models"]
+    assert "mixtral-8x22b" in models
+    catalogue = at.tabs[5].table[0].value.map(unescape)
+    assert {"Name", "Params", "Active params", "Experts"} <= set(catalogue.columns)
+    assert "mixtral-8x22b" in set(catalogue["Name"])

@@ -38,6 +38,15 @@ COLUMNS = {
         "lifetime_years",
     ],
     "weather points": ["zone", "reach_km", "basis", "licence"],
+    "language models": [
+        "params",
+        "active_params",
+        "layers",
+        "hidden_size",
+        "experts",
+        "experts_per_token",
+        "context_tokens",
+    ],
 }
 
 
