@@ -5,8 +5,9 @@ overfill; ``_drop_slack_spans`` leaves out, with continuous spans, the group row
 a job that could use its ``max_chips`` at every site, and the spans of a job left
 with neither. Each case is solved twice: as built, and with both functions turned
 into the identity (every row written, as the model did before), and the two optima
-must agree to 1e-9, in cases where each kind of row binds and where none does; two
-cases are also derived by hand.
+must agree to 1e-9, in cases where each kind of row binds and where none does, with
+site use solved exactly (binary spans, the default ``solver.participation``) and relaxed
+(continuous spans, where ``_drop_slack_spans`` acts); two cases are also derived by hand.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from geomodel.model import sets as model_sets
 from geomodel.model.build import build_model
 
 REL = 1e-9
+#: solver.participation: binary spans (the default) and continuous ones
+PARTICIPATIONS = ("exact", "relaxed")
 RATE = sb.job_rate_eflop_per_chip_hour(0.989, 0.5)  # EFLOP per H100 chip-hour, MFU 0.5
 
 
@@ -48,6 +51,11 @@ def chain(chip_hours: float, hours: int = 2, **job) -> dict:
         training={"pretrain": sb.training_job(chip_hours * RATE, **job)},
         links={"routes": [sb.route("a", "b"), sb.route("b", "c")]},
     )
+
+
+def participating(data: dict, participation: str) -> dict:
+    """The scenario with site use solved by ``participation``."""
+    return {**data, "solver": {**data["solver"], "participation": participation}}
 
 
 def sizes(tmp_path, catalog, data: dict) -> dict[str, int]:
@@ -143,16 +151,27 @@ CASES = {
 }
 
 
+@pytest.mark.parametrize("participation", PARTICIPATIONS)
 @pytest.mark.parametrize("case", list(CASES))
-def test_the_optimum_is_that_of_every_row(tmp_path, catalog, case):
+def test_the_optimum_is_that_of_every_row(tmp_path, catalog, case, participation):
     # not a hand derivation: whatever is left out, the optimum of the model with every row
-    both_ways(tmp_path, catalog, CASES[case])
+    both_ways(tmp_path, catalog, participating(CASES[case], participation))
 
 
-def test_the_binding_link_is_kept_exactly(tmp_path, catalog):
-    # the case above by hand: cheap carries x = 612 chips, dear 888
-    result = sb.run(tmp_path, CASES["the link binds"], catalog)
+@pytest.mark.parametrize(
+    ("participation", "cheap_chips"),
+    [
+        # the case above by hand: continuous spans, cheap carries x = 612 chips, dear 888
+        ("relaxed", 612),
+        # binary spans: a split spans both ends whole and asks the whole 80,000 Gb/s,
+        # beyond the link's 25,600, so the job stays at one site: dear, the only one with
+        # 1,500 chips (cheap has 800)
+        ("exact", 0),
+    ],
+)
+def test_the_binding_link_is_kept_exactly(tmp_path, catalog, participation, cheap_chips):
+    result = sb.run(tmp_path, participating(CASES["the link binds"], participation), catalog)
     assert result.status == "optimal", result.messages
     chips = result.dataset["training_chips"]
-    assert float(chips.sel(site="cheap").sum()) == pytest.approx(612, rel=1e-6)
-    assert float(chips.sel(site="dear").sum()) == pytest.approx(888, rel=1e-6)
+    assert float(chips.sel(site="cheap").sum()) == pytest.approx(cheap_chips, abs=1e-6)
+    assert float(chips.sel(site="dear").sum()) == pytest.approx(1500 - cheap_chips, rel=1e-6)
