@@ -1,8 +1,15 @@
-"""Build the measured year shipped in plugins/data from ``shared/facts/hourly/2023``.
+"""Build the measured year shipped in plugins/data from a folder of hourly 2023 files.
+
+The folder holds ``zones.csv`` (the zones table) and, per zone, ``ZONE_carbon.csv.gz``,
+``ZONE_price.csv.gz`` and ``ZONE_weather.csv.gz`` indexed by ``time_utc``: the 2023 data
+of the public repository HewlettPackard/green-dcc (``data/carbon_intensity``,
+``data/electricity_prices/standardized``, ``data/weather``: Electricity Maps carbon
+intensity, the market operators' prices, Open-Meteo weather) aligned to one UTC index,
+as plugins/data/hourly_2023.md describes.
 
 Writes ``hourly_2023.npz`` and ``hourly_2023_zones.csv``; run by hand when the measured
 year changes (the package ships the output, not this script):
-``python bench/make_hourly_2023.py /path/to/shared/facts/hourly/2023``.
+``python bench/make_hourly_2023.py /path/to/hourly/2023``.
 
 Values are stored as float32 (seven significant digits, well below the sources' own
 precision) and the ``estimated`` flags as int8, one array of shape (zone, hour) per

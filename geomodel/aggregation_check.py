@@ -13,7 +13,7 @@ from geomodel.catalog import Catalog
 from geomodel.results.result import Result
 from geomodel.scenario import load_scenario
 
-#: KPIs compared, the headline ones of DESIGN section 8.
+#: KPIs compared, the headline ones of docs/model.md, "KPIs".
 CHECKED_KPIS = (
     "energy_mwh",
     "cost_usd",

@@ -30,7 +30,7 @@ REL = 1e-6
 
 def _round_trip_ms(lat: float, lon: float) -> float:
     """From the users at (40, -100): geodesic km (pyproj, WGS84) x route factor 1.5
-    x 4.9 us/km x 2 + 2 ms overhead (DESIGN 4)."""
+    x 4.9 us/km x 2 + 2 ms overhead (docs/scenarios.md, "Latency")."""
     _, _, metres = Geod(ellps="WGS84").inv(-100.0, 40.0, lon, lat)
     return metres / 1000 * 1.5 * 4.9 * 2 / 1000 + 2.0
 

@@ -1,6 +1,7 @@
-"""The README and docs stand alone: a clone has no design notes or facts sheet beside it
-(issue 24, item 16), so nothing in them may point there, and the tables they cite are
-in the repository with their sources."""
+"""The repository stands alone: a clone has no design notes or facts sheet beside it
+(issue 24, item 16), so nothing in the README, the docs, the scenarios or the Python
+sources may point there, and the tables the docs cite are in the repository with their
+sources."""
 
 from __future__ import annotations
 
@@ -12,18 +13,59 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+#: the other files a user reads, by area; this file is left out, as it spells the pattern
+SOURCES = {
+    "scenarios": sorted(
+        p for p in (ROOT / "scenarios").rglob("*") if p.suffix in {".yaml", ".md", ".py"}
+    ),
+    **{
+        folder: sorted((ROOT / folder).rglob("*.py"))
+        for folder in ("geomodel", "plugins", "bench", "examples")
+    },
+    "tests": sorted(p for p in (ROOT / "tests").rglob("*.py") if p != Path(__file__).resolve()),
+    "app.py": [ROOT / "app.py"],
+}
 #: what only the founders' workspace has: its design notes, its facts sheet, its folder
-OUTSIDE = re.compile(r"shared/|DESIGN|FACTS\b")
+OUTSIDE = re.compile(r"shared/|DESIGN|\bFACTS\b")
+
+
+def _outside_references(paths: list[Path]) -> list[str]:
+    return [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in paths
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if OUTSIDE.search(line)
+    ]
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[str(p.relative_to(ROOT)) for p in DOCS])
 def test_no_doc_refers_outside_the_repository(path):
-    found = [
-        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-        if OUTSIDE.search(line)
-    ]
-    assert found == []
+    assert _outside_references([path]) == []
+
+
+@pytest.mark.parametrize("area", SOURCES)
+def test_no_scenario_or_source_file_refers_outside_the_repository(area):
+    assert SOURCES[area], area  # a moved folder must not make the check pass vacuously
+    assert _outside_references(SOURCES[area]) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# PUE 1.14 (FACTS 4.5: direct liquid 1.08-1.2)",
+        "cited in a comment as `FACTS <section>`",
+        '"""The placement model of DESIGN section 4."""',
+        "x 4.9 us/km x 2 + 2 ms overhead (DESIGN 4).",
+        "# Facts used (../shared/facts), each as it is cited:",
+        "``python bench/make_hourly_2023.py /path/to/shared/facts/hourly/2023``",
+    ],
+)
+def test_the_pattern_catches_each_form_of_reference(line):
+    assert OUTSIDE.search(line)
+
+
+def test_the_pattern_spares_words_that_only_contain_facts():
+    assert not OUTSIDE.search('ARTIFACTS = REPO / "test-artifacts"')
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[str(p.relative_to(ROOT)) for p in DOCS])

@@ -8,8 +8,8 @@ exceed every US campus's envelope, that the western Chinese hubs are cheaper
 but not cleaner on grid power, which site pairs fit the pipeline budget on
 standard and on hollow-core fibre, that no Nordic site is within the 20 ms SLA of
 a European metro, and so on. User-to-site latency is computed here with the fitted
-round trip of docs/fidelity.md as tests/fitted_latency.py restates it (DESIGN
-section 4's formula with its distance-dependent route factor), independently of the
+round trip of docs/fidelity.md as tests/fitted_latency.py restates it (the formula of
+docs/scenarios.md, "Latency", with its distance-dependent route factor), independently of the
 model's own code.
 """
 
@@ -97,7 +97,7 @@ def _location(item) -> Location:
 
 
 def _round_trip_ms(scenario: Scenario, catalog: Catalog, region: str, site: str) -> float:
-    """DESIGN section 4 with the fitted route factor and overhead (tests/fitted_latency.py),
+    """docs/scenarios.md, "Latency", with the fitted route factor and overhead (tests/fitted_latency.py),
     or the scenario's own where it sets them."""
     model = scenario.latency
     us_per_km = catalog.link_technology(model.technology).latency_us_per_km
@@ -389,7 +389,7 @@ def test_edwc_sites_regions_grids_and_pue_targets(load, catalog: Catalog):
         assert site.grid.startswith("grid_cn_")
         assert catalog.power_sources[site.grid].country == "CN"
         assert site.jurisdiction == "CN"
-        target = 1.25 if name in EAST else 1.2  # EDWC targets (FACTS 4.5)
+        target = 1.25 if name in EAST else 1.2  # EDWC targets (NDRC 2022 notice [estimate])
         assert site.effective_pue <= target, name
     assert scenario.training["moe_pretrain"].jurisdictions == ["CN"]
 

@@ -1,8 +1,8 @@
 """scenarios/plan-small.yaml says what its comments claim: the fleet, who reaches Seattle
 within the SLA, the costs it cites, the programme's size, and what the plan builds.
 
-Fleet, latency, costs and the programme are recomputed from the catalogue and DESIGN
-section 4's latency formula (as tests/test_example_scenarios.py does for the other
+Fleet, latency, costs and the programme are recomputed from the catalogue and the latency
+formula of docs/scenarios.md, "Latency" (as tests/test_example_scenarios.py does for the other
 examples); what it builds is read from two solves, the file and its ``abilene_1200``
 variant, against the claims of its "What it builds" comment.
 """
@@ -28,7 +28,7 @@ def scenario(catalog):
 
 
 def _round_trip_ms(scenario, catalog, region: str, site: str) -> float:
-    """DESIGN section 4: great-circle km x route factor x fibre us/km x 2 + overhead."""
+    """docs/scenarios.md, "Latency": great-circle km x route factor x fibre us/km x 2 + overhead."""
     model = scenario.latency
     us_per_km = catalog.link_technology(model.technology).latency_us_per_km
     where = [Location(lat=x.lat, lon=x.lon) for x in (scenario.regions[region], scenario.sites[site])]

@@ -228,8 +228,9 @@ def test_an_installed_weather_plugin_is_listed_by_geomodel_plugins(tmp_path):
 
 
 def test_the_core_reaches_the_built_in_plugins_only_through_hooks():
-    """DESIGN section 3: no module of the core imports ``geomodel_builtins``; weather, like
-    every catalogue, comes from the catalogue built from the hooks."""
+    """Catalogues come only from plugins (docs/plugins.md): no module of the core imports
+    ``geomodel_builtins``; weather, like every catalogue, comes from the catalogue built
+    from the hooks."""
     import ast
 
     core = Path(__file__).resolve().parents[1] / "geomodel"

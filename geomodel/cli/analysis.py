@@ -1,4 +1,4 @@
-"""``geomodel size``, ``reliability`` and ``dci``: the analytic tools of DESIGN section 6.
+"""``geomodel size``, ``reliability`` and ``dci``: the analytic tools of docs/tools.md.
 
 Each command checks its options first (a bad value is a one-line UsageError
 naming the option), looks names up in the catalogue, calls the library in

@@ -1,5 +1,5 @@
 """From hourly series to model time steps: plain steps of the scenario's resolution,
-or typical days clustered with tsam, optionally cut into segments (DESIGN section 5).
+or typical days clustered with tsam, optionally cut into segments (docs/scenarios.md, "Times").
 
 Every time-varying input is handed over as an hourly array whose last axis is the
 hour of the horizon; the reduction returns the same arrays on model steps, the

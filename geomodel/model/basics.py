@@ -23,7 +23,7 @@ KG_PER_TONNE = 1000.0
 
 @dataclass(frozen=True)
 class IntegerChoices:
-    """Which integer options of DESIGN section 4 the model uses."""
+    """Which integer options of the model (docs/model.md) are used."""
 
     systems_on_off: bool = False
     dp_replicas: bool = False

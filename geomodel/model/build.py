@@ -1,7 +1,7 @@
 """Build the Pyomo placement model from an inputs Dataset (docs/model.md).
 
-Each ``define_*`` function builds one constraint group of DESIGN section 4 and names
-it as docs/model.md does; each group lives in the module of its part of the model.
+Each ``define_*`` function builds one constraint group of docs/model.md and names
+it as that page does; each group lives in the module of its part of the model.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from geomodel.model.water import define_water
 
 
 def build_model(inputs: xr.Dataset, integer: IntegerChoices | None = None) -> pyo.ConcreteModel:
-    """The placement model of DESIGN section 4 for one inputs Dataset."""
+    """The placement model of docs/model.md for one inputs Dataset."""
     m = pyo.ConcreteModel(name=inputs.attrs.get("scenario_name") or "geomodel")
     populate_model(m, inputs, integer)
     return m

@@ -1,4 +1,4 @@
-"""Index sets of the model: which variables can be non-zero (DESIGN section 4).
+"""Index sets of the model: which variables can be non-zero (docs/model.md, "Sets").
 
 Computed with numpy from the inputs Dataset, so the model holds a variable only
 for an eligible (job, site, system, step), (service, region, site, step) and so

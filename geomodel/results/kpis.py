@@ -1,4 +1,4 @@
-"""Headline KPIs of a solved scenario (DESIGN section 8 names)."""
+"""Headline KPIs of a solved scenario (the names of docs/model.md, "KPIs")."""
 
 from __future__ import annotations
 

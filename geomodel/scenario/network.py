@@ -17,7 +17,7 @@ from geomodel.tools.latency import user_round_trip_ms
 def region_site_latency_ms(scenario: Scenario, catalog: Catalog) -> np.ndarray:
     """Round trip (ms) from each region (rows) to each site (columns).
 
-    DESIGN section 4: route km x fibre us/km x 2 + a fixed overhead, where route km
+    docs/scenarios.md, "Latency": route km x fibre us/km x 2 + a fixed overhead, where route km
     is the geodesic distance times a route factor: the scenario's, else the one
     fitted to measured round trips, which falls with distance
     (:mod:`geomodel.tools.latency`); the overhead likewise. The model's SLA

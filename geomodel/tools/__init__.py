@@ -1,4 +1,4 @@
-"""Analytic tools beside the optimiser (DESIGN section 6).
+"""Analytic tools beside the optimiser (docs/tools.md).
 
 Pure functions and frozen dataclasses, no printing: the CLI, the optimiser and
 the app all call these.

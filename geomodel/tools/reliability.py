@@ -35,7 +35,8 @@ from geomodel.tools.checks import non_negative, positive, positive_int
 MINUTES_PER_HOUR = 60.0
 
 #: Default checkpoint write stall: seconds to minutes for a 405B model with
-#: fast storage or asynchronous checkpoints (FACTS 5) -> 1 minute [estimate].
+#: fast storage or asynchronous checkpoints (Llama 3's ~2 TB/s sustained storage,
+#: Grattafiori et al. 2024) -> 1 minute [estimate].
 DEFAULT_CHECKPOINT_MINUTES = 1.0
 
 #: Default restart: reschedule, reload the checkpoint, warm up [estimate].
@@ -173,6 +174,6 @@ def goodput_factor(
 ) -> float:
     """The goodput factor g in [0, 1] of a job on ``chips`` chips of ``system``.
 
-    This is the ``g_j`` of DESIGN section 4 (training work constraint).
+    This is the ``g_j`` of the training work constraint (docs/model.md, docs/tools.md).
     """
     return reliability_report(system, chips, checkpoint_minutes, restart_minutes).goodput

@@ -17,11 +17,13 @@ from geomodel.catalog.entries import HardwareSystem
 from geomodel.tools.checks import at_least, positive, positive_int
 
 #: Default power usage effectiveness: modern air cooling with economiser or
-#: direct liquid cooling (FACTS 4.5: 1.08-1.35); the industry average is ~1.56.
+#: direct liquid cooling (1.08-1.35 [estimate]); the industry average is ~1.56
+#: (Uptime Institute's 2024 survey).
 DEFAULT_PUE = 1.2
 
 #: Default site envelope in facility MW: the order of a large 2025 AI campus
-#: phase (Colossus 1 ~150 MW, Stargate Abilene phase 1 ~200 MW; FACTS 6).
+#: phase (Colossus 1 ~150 MW, Stargate Abilene phase 1 ~200 MW; press reports of
+#: 2025: thebatterywire, TechCrunch, DCD).
 DEFAULT_SITE_MW = 300.0
 
 # Guards whole-number rounding against float noise (30 x 0.1 racks is 3, not 4).

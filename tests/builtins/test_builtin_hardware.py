@@ -23,7 +23,7 @@ NAMES = {
     "gaudi3_8",
 }
 
-# DESIGN section 7 / NVIDIA: NVL72 "720 PFLOPS training" is sparse FP8; dense is half,
+# NVIDIA's GB200 NVL72 page: "720 PFLOPS training" is sparse FP8; dense is half,
 # and BF16 runs at half the FP8 rate.
 NVL72_FP8_SPARSE_PFLOPS = 720
 NVL72_BF16_DENSE_PFLOPS = NVL72_FP8_SPARSE_PFLOPS / 2 / 2

@@ -1,7 +1,8 @@
 """The measured year shipped with the built-in plugins (plugins/measured.py).
 
-Expected values are read off the published source files in shared/facts/hourly/2023
-(first rows of the CSVs) and its zones.csv (annual means computed by the publisher),
+Expected values are read off the published source files the archive was built from
+(the 2023 carbon, price and weather CSVs of HewlettPackard/green-dcc, first rows) and
+their zones.csv (annual means computed by the publisher; plugins/data/hourly_2023.md),
 not from the archive.
 """
 

@@ -120,7 +120,8 @@ def test_cheaper_site_takes_the_work_up_to_its_capacity(tmp_path, catalog, h100,
 
 
 def round_trip_ms(lat1, lon1, lat2, lon2, us_per_km, route_factor, overhead_ms) -> float:
-    """DESIGN 4: geodesic km x route factor x fibre us/km x 2 + overhead (pyproj, WGS84)."""
+    """docs/scenarios.md, "Latency": geodesic km x route factor x fibre us/km x 2 + overhead
+    (pyproj, WGS84)."""
     _, _, metres = Geod(ellps="WGS84").inv(lon1, lat1, lon2, lat2)
     return metres / 1000 * route_factor * us_per_km * 2 / 1000 + overhead_ms
 

@@ -1,4 +1,4 @@
-"""The tools on the built-in catalogue: golden figures of DESIGN section 7,
+"""The tools on the built-in catalogue: golden figures (docs/catalogues.md, docs/tools.md),
 the Llama 3 failure count and the example DCI routes."""
 
 from __future__ import annotations

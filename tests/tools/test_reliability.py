@@ -36,7 +36,7 @@ def test_young_interval_of_a_round_example():
 
 
 def test_facts_sheet_example_m_3h_c_1min():
-    # FACTS section 5: M = 3 h, C = 1 min -> tau ~ 19 min.
+    # Young (CACM 1974), tau = sqrt(2 C M): M = 3 h, C = 1 min -> tau ~ 19 min.
     m, c = 3.0, 1 / 60
     tau = young_interval_hours(c, m)
     assert tau * 60 == pytest.approx(19.0, abs=0.1)  # sqrt(2 x 1 x 180) = 18.97 min

@@ -44,7 +44,7 @@ def test_whole_systems_round_up_and_report_installed_chips(nvl72):
 
 
 def test_432_cloudmatrix_384_hold_165888_chips_in_6912_racks(cm384):
-    # DESIGN section 7 golden figure.
+    # Golden figure of docs/tools.md, "Sizing".
     row = size_cluster(cm384, 432 * 384)
     assert row.systems == 432
     assert row.chips_installed == 165_888
