@@ -62,6 +62,9 @@ START_TIMEOUT_S = 90
 RUN_TIMEOUT_MS = 240_000
 CARBON = "Carbon price (USD/tCO2)"
 HORIZON = "Horizon (h)"
+#: every Plotly chart on the page is drawn, axes' tick labels among them
+CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+    .every(c => c.querySelector('svg.main-svg')) && !!document.querySelector('.xtick text')"""
 
 pytestmark = [
     pytest.mark.slow,
@@ -250,8 +253,20 @@ def _set_knob(page, label: str, value: str, address: str) -> None:
 
 
 def _view(page, url: str, scenario_hash: str, view: str) -> None:
-    page.goto(f"{url}/results?run={scenario_hash}&view={view.replace(' ', '+')}")
-    page.get_by_role("tab", name=view, exact=True).wait_for(timeout=60_000)
+    """A tab of the Results page on a run, in this session where it can be (a click on the
+    tab of the run shown, or on the link to the run the scenario page just finished): a
+    page load costs seconds of CPU in the browser; else through the run's address."""
+    tab = page.get_by_role("tab", name=view, exact=True)
+    shown = re.compile(rf"/results\?(.*&)?run={scenario_hash}")
+    if not shown.search(page.url):
+        link = page.get_by_role("link", name="Open the results")
+        if link.count() and page.get_by_text(f"Scenario hash {scenario_hash[:12]}").count():
+            link.first.click()
+        else:
+            page.goto(f"{url}/results?run={scenario_hash}&view={view.replace(' ', '+')}")
+        page.wait_for_url(shown, timeout=60_000)
+    tab.click()
+    page.get_by_role("tab", name=view, exact=True, selected=True).wait_for(timeout=60_000)
     _settle(page)
 
 
@@ -379,7 +394,7 @@ def _walk_results(page, url: str, cache: Path, first: dict) -> None:
 
     _view(page, url, first["hash"], "Energy")
     page.locator('[data-testid="stPlotlyChart"]').nth(2).wait_for()
-    page.wait_for_timeout(1500)
+    page.wait_for_function(CHARTS_DRAWN)
     ticks = page.evaluate(TICKS)
     assert ticks and not [t for t in ticks if BAD_TICK.search(t.strip())], ticks
     text = "\n".join(_tables(page))
@@ -404,7 +419,7 @@ def _walk_typical_days(page, url: str, cache: Path) -> None:
     record = _run_and_wait(page, cache)
     _view(page, url, record["hash"], "Energy")
     page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
-    page.wait_for_timeout(1500)
+    page.wait_for_function(CHARTS_DRAWN)
     ticks = page.evaluate(TICKS)
     assert any(t.startswith("like ") for t in ticks), ticks
     assert not any(re.match(r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d", t) for t in ticks)
