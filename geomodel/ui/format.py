@@ -59,6 +59,10 @@ KPI_NAMES: dict[str, str] = {
     "mip_gap": "MIP gap",
     "build_seconds": "Model build time",
     "solve_seconds": "Solve time",
+    "participation": "Site use of synchronous jobs solved as",
+    "relaxation_objective": "Objective of the LP relaxation",
+    "relaxation_gap": "Gap to the LP relaxation",
+    "relaxation_seconds": "LP relaxation time",
 }
 #: KPIs shown first for a plan (a run with build options), with their whole label (units
 #: included: a metric beside the knobs holds about 17 characters): what the plan costs a

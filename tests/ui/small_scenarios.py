@@ -42,6 +42,8 @@ H100 = "hgx_h100_8"
 PUE = 1.2
 CHEAP, DEAR = 30.0, 130.0  #: USD/MWh
 TRANSFER_USD_PER_GB = 0.02
+#: the Azure trace the quickstart reads its chat lengths from, beside it
+AZURE_TRACE = Path("data") / "azure-llm-2023" / "AzureLLMInferenceTrace_conv.csv.gz"
 
 
 def site(
@@ -95,10 +97,20 @@ def _trace(folder: Path, name: str, sites: dict, jobs: str) -> None:
     (folder / f"{name}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
 
 
-def write(folder: Path) -> Path:
-    """The small scenarios (and the bundled quickstart they build on) in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
+def copy_quickstart(folder: Path) -> None:
+    """The bundled quickstart in ``folder`` with the Azure trace it names (180 kB) at the
+    same place beside it: a link would point outside the folder, which a scenario may not
+    read."""
     shutil.copy(REPO / "scenarios" / "quickstart.yaml", folder / "quickstart.yaml")
+    (folder / AZURE_TRACE.parent).mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / "scenarios" / AZURE_TRACE, folder / AZURE_TRACE)
+
+
+def write(folder: Path) -> Path:
+    """The small scenarios (and the bundled quickstart they build on, with its trace) in
+    ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    copy_quickstart(folder)
     two = {"cheap": site(CHEAP, -100.0), "dear": site(DEAR, -99.0)}
     _trace(folder, "trace-small", two, TRACE_JOBS)
     jobs = "name,gpu_hours,chips\n" + "".join(f"j{k:02d},80,80\n" for k in range(1, 31))

@@ -165,6 +165,11 @@ def test_every_kpi_has_a_name_in_words():
     assert [name for name in KPI_SPECS if name not in KPI_NAMES] == []
     assert kpi_label("water_m3") == "Water used (m3)"
     assert kpi_label("chip_utilisation") == "Chip utilisation (%)"
+    # the LP relaxation's KPIs (issue 22): a share, a cost, a time and a word
+    assert kpi_label("relaxation_gap") == "Gap to the LP relaxation (%)"
+    assert kpi_label("relaxation_objective") == "Objective of the LP relaxation (USD)"
+    assert kpi_label("relaxation_seconds") == "LP relaxation time (s)"
+    assert kpi_label("participation") == "Site use of synchronous jobs solved as"
 
 
 def test_pareto_mask_keeps_the_non_dominated_points():
