@@ -3,9 +3,9 @@
 Every ``scenarios/*.yaml`` and each of its variants must pass ``load_scenario``
 (new files are picked up by the glob), and each file passes the real
 ``geomodel validate`` once. Then, per example, the claims its comments make are
-recomputed by hand from the catalogue and the facts sheet: that 100,000 GB200
-exceed every US campus's envelope, that the western Chinese hubs are cheaper
-but not cleaner on grid power, which site pairs fit the pipeline budget on
+recomputed by hand from the catalogue and the site and route tables of docs/data/:
+that 100,000 GB200 exceed every US campus's envelope, that the western Chinese hubs
+are cheaper but not cleaner on grid power, which site pairs fit the pipeline budget on
 standard and on hollow-core fibre, that no Nordic site is within the 20 ms SLA of
 a European metro, and so on. User-to-site latency is computed here with the fitted
 round trip of docs/fidelity.md as tests/fitted_latency.py restates it (the formula of
@@ -629,7 +629,7 @@ def test_europe_job_by_the_6nd_rule_and_demand_csv(load):
 
 
 @pytest.mark.parametrize("stem", ["us-100k-gpu", "europe-nordics"])
-def test_route_lengths_taken_from_the_facts_csv(stem: str, load):
+def test_route_lengths_taken_from_the_example_routes_csv(stem: str, load):
     scenario = load(stem)
     for pair, route in _routes(scenario).items():
         if pair in CSV_ROUTE_KM:

@@ -76,6 +76,6 @@ def test_route_factor_is_the_bozkurt_median(links) -> None:
 
 
 def test_zhangjiakou_to_beijing_matches_the_example_route(links) -> None:
-    # example_dci_routes: 199.9 km great circle x 1.3 = 259.9 fibre km, 1.273 ms one way.
+    # docs/data/dci/example_routes.csv: 199.9 km great circle x 1.3 = 259.9 fibre km, 1.273 ms one way.
     route_km = 199.9 * links["smf_400zr_plus"].route_factor
     assert links["smf_400zr_plus"].one_way_latency_ms(route_km) == pytest.approx(1.273, abs=0.002)

@@ -122,7 +122,7 @@ def test_tpu_systems_follow_the_google_pod_definitions(systems) -> None:
         assert tpu.capex_usd_per_system is None
 
 
-def test_capex_is_given_where_the_facts_give_a_price(systems) -> None:
+def test_capex_is_given_where_a_price_is_published(systems) -> None:
     assert systems["gb200_nvl72"].capex_usd_per_system == 3_000_000
     assert systems["gaudi3_8"].capex_usd_per_system == 125_000
     assert 250_000 <= systems["hgx_h100_8"].capex_usd_per_system <= 300_000

@@ -22,8 +22,9 @@ def test_the_year_has_every_hour_of_2023_in_utc():
     assert str(hours[-1]) == "2023-12-31 23:00:00+00:00"
 
 
-def test_coverage_matches_the_published_readme():
-    # README: carbon for 16 zones, prices for 21 (no GB, no IN-WE), weather for the 16 carbon zones
+def test_coverage_matches_the_shipped_description():
+    # plugins/data/hourly_2023.md: carbon for 16 zones, prices for 21, weather for the 16 carbon
+    # zones; hourly_2023_zones.csv: GB and IN-WE have no price
     carbon = measured.zones_with("carbon_direct")
     prices = measured.zones_with("price")
     assert len(carbon) == 16

@@ -64,7 +64,7 @@ def test_hollow_core_is_31_to_33_percent_faster(catalog: Catalog):
 
 
 def test_zhangjiakou_beijing_one_way(catalog: Catalog):
-    # example_dci_routes.csv: 199.9 km great circle, x 1.3, 4.90 us/km -> 1.273 ms one way.
+    # docs/data/dci/example_routes.csv: 199.9 km great circle, x 1.3, 4.90 us/km -> 1.273 ms one way.
     distance = geodesic_km(Location(lat=41.15, lon=114.70), Location(lat=39.90, lon=116.40))
     for name in SMF_TECHNOLOGIES:
         assert one_way_ms(distance, catalog.link_technology(name), route_factor=1.3) == pytest.approx(

@@ -35,19 +35,19 @@ def test_young_interval_of_a_round_example():
     assert young_interval_hours(0.5, 100) == pytest.approx(10.0)
 
 
-def test_facts_sheet_example_m_3h_c_1min():
+def test_young_and_daly_intervals_for_m_3h_c_1min():
     # Young (CACM 1974), tau = sqrt(2 C M): M = 3 h, C = 1 min -> tau ~ 19 min.
     m, c = 3.0, 1 / 60
     tau = young_interval_hours(c, m)
     assert tau * 60 == pytest.approx(19.0, abs=0.1)  # sqrt(2 x 1 x 180) = 18.97 min
-    # Daly's interval is a little shorter.
+    # Daly's (FGCS 2006) higher-order interval is a little shorter.
     daly = daly_interval_hours(c, m)
     ratio = c / (2 * m)
     assert daly == pytest.approx(math.sqrt(2 * c * m) * (1 + math.sqrt(ratio) / 3 + ratio / 9) - c)
     assert daly * 60 == pytest.approx(18.3, abs=0.1)
 
 
-def test_goodput_of_the_facts_example_by_hand():
+def test_goodput_for_m_3h_c_1min_by_hand():
     # M = 3 h, C = 1 min, R = 6 min, tau = Daly's 18.313 min = 0.305214 h:
     # R/M = 0.033333, exp = 1.033895; (tau + C)/M = 0.321881 / 3 = 0.107294,
     # exp - 1 = 0.113261; g = 0.305214 / (3 x 1.033895 x 0.113261) = 0.86881.
