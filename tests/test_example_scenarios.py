@@ -15,12 +15,11 @@ model's own code.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from itertools import combinations
 from pathlib import Path
 
 import pytest
+from cli_runs import in_process, real
 from fitted_latency import round_trip_ms
 from ruamel.yaml import YAML
 
@@ -37,7 +36,6 @@ REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = REPO / "scenarios"
 EXAMPLES = sorted(SCENARIOS.glob("*.yaml"))
 SWEEPS = sorted((SCENARIOS / "sweeps").glob("*.yaml"))
-GEOMODEL = Path(sys.executable).with_name("geomodel")
 
 #: fibre_km_est of docs/data/dci/example_routes.csv, site pairs by scenario name.
 CSV_ROUTE_KM = {
@@ -210,10 +208,10 @@ OWN_LATENCY = {
 
 
 @pytest.mark.parametrize(("path", "variant"), _cases({}))
-def test_examples_run_on_the_fitted_latency_model(path: Path, variant: str | None, catalog: Catalog):
+def test_examples_run_on_the_fitted_latency_model(path: Path, variant: str | None, load):
     """Issue 14, item 6: the examples show the calibrated user-to-site latency, so none
     sets its own route factor or overhead (except those OWN_LATENCY names, which must)."""
-    scenario = load_scenario(path, variants=[variant] if variant else [], catalog=catalog)
+    scenario = load(path.stem, *filter(None, [variant]))
     own = (scenario.latency.route_factor, scenario.latency.overhead)
     if path.stem in OWN_LATENCY:
         assert own != (None, None), f"{path.stem} is on the fitted model now: drop it from OWN_LATENCY"
@@ -229,8 +227,8 @@ def test_the_four_examples_and_the_sweep_exist():
 
 
 @pytest.mark.parametrize(("path", "variant"), _cases(KNOWN_LOAD_DEFECTS))
-def test_example_and_variant_load(path: Path, variant: str | None, catalog: Catalog):
-    scenario = load_scenario(path, variants=[variant] if variant else [], catalog=catalog)
+def test_example_and_variant_load(path: Path, variant: str | None, load):
+    scenario = load(path.stem, *filter(None, [variant]))
     assert scenario.name == path.stem
     assert scenario.description
     # No warnings either: every other variant applies cleanly, no demand outruns capacity.
@@ -245,18 +243,17 @@ def test_example_and_variant_load(path: Path, variant: str | None, catalog: Cata
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_geomodel_validate_accepts_the_file(path: Path):
-    done = subprocess.run(
-        [str(GEOMODEL), "validate", str(path)], capture_output=True, text=True, cwd=REPO, timeout=120
-    )
+    """The quickstart through the console script, the others through the same main()."""
+    done = (real if path.stem == "quickstart" else in_process)("validate", path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "valid" in done.stdout
 
 
 @pytest.mark.parametrize(("path", "variant"), _cases(KNOWN_FLEET_DEFECTS))
 def test_installed_hardware_fits_each_site_envelope_at_full_load(
-    path: Path, variant: str | None, catalog: Catalog
+    path: Path, variant: str | None, catalog: Catalog, load
 ):
-    scenario = load_scenario(path, variants=[variant] if variant else [], catalog=catalog)
+    scenario = load(path.stem, *filter(None, [variant]))
     for name, site in scenario.sites.items():
         # a weather-driven PUE stays below its design value where the wet-bulb does
         pue = site.effective_pue or site.pue_curve.pue_design
