@@ -35,6 +35,9 @@ MAX_SECONDS = 20.0
 SLOW = {
     "trace-week.yaml": "2,500 jobs with a day of slack over five sites: about a minute; "
     "bench/trace_week.py reports its numbers in scenarios/README.md",
+    "plan-100k-gpu.yaml": "a year of 12 typical days x 4 segments with whole site opening: "
+    "about 30 s; bench/plan_variants.py reports its numbers in docs/planning.md and "
+    "tests/model/test_plan_flagship.py checks its optima on 3 x 3 steps",
 }
 #: KPIs pinned; timing KPIs are not
 PINNED = (

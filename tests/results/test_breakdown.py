@@ -54,8 +54,13 @@ def test_the_rows_by_hand(tmp_path, catalog):
 
 #: examples solved on coarser steps: trace-week's 2,500 jobs over 168 hourly steps are a
 #: MIP of a few minutes on a loaded machine (binary site use of its 668 lone jobs); 4-hour
-#: steps keep its sites, jobs and windows, and the bookkeeping checked here is the same
-COARSER = {"trace-week.yaml": ["time.resolution=4 h"]}
+#: steps keep its sites, jobs and windows, and the bookkeeping checked here is the same;
+#: the flagship's year on 3 typical days of 3 segments (as tests/model/test_plan_flagship.py)
+#: keeps every site, job, service and build option at a tenth of its 30 s solve
+COARSER = {
+    "trace-week.yaml": ["time.resolution=4 h"],
+    "plan-100k-gpu.yaml": ["time.aggregation.typical_days=3", "time.aggregation.segments=3"],
+}
 
 
 @pytest.fixture(scope="module", params=EXAMPLES, ids=lambda p: p.name)
