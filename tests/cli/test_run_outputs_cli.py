@@ -14,11 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from quickstart_copy import QUICKSTART, copy_quickstart
 
 from geomodel.results.result import open_result
 
 GEOMODEL = Path(sys.executable).with_name("geomodel")
-QUICKSTART = Path(__file__).resolve().parents[2] / "scenarios" / "quickstart.yaml"
 #: the issue's case: 2e27 FLOP in the quickstart's 48 hours
 TOO_MUCH_WORK = ["--set", "training.pretrain.compute=2e27 FLOP"]
 #: two typical days of six segments, for --check-aggregation
@@ -42,12 +42,7 @@ def in_stages(*stages: dict[str, list]) -> dict[str, subprocess.CompletedProcess
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("run_outputs")
-    shutil.copy(QUICKSTART, path / "scenario.yaml")
-    # the scenario reads its chat lengths from the Azure trace beside it (180 kB); a link
-    # would point outside the folder, which a scenario may not read
-    trace = Path("data") / "azure-llm-2023" / "AzureLLMInferenceTrace_conv.csv.gz"
-    (path / trace.parent).mkdir(parents=True)
-    shutil.copy(QUICKSTART.parent / trace, path / trace)
+    copy_quickstart(path, "scenario.yaml")
     return path
 
 

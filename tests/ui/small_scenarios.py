@@ -31,10 +31,10 @@ PUE 1.2.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import yaml
+from quickstart_copy import copy_quickstart
 
 REPO = Path(__file__).resolve().parents[2]
 START = "2025-01-01T00:00:00+00:00"
@@ -43,7 +43,6 @@ PUE = 1.2
 CHEAP, DEAR = 30.0, 130.0  #: USD/MWh
 TRANSFER_USD_PER_GB = 0.02
 #: the Azure trace the quickstart reads its chat lengths from, beside it
-AZURE_TRACE = Path("data") / "azure-llm-2023" / "AzureLLMInferenceTrace_conv.csv.gz"
 
 
 def site(
@@ -95,15 +94,6 @@ def _trace(folder: Path, name: str, sites: dict, jobs: str) -> None:
         data_movement={"price": f"{TRANSFER_USD_PER_GB} USD/GB"},
     )
     (folder / f"{name}.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
-
-
-def copy_quickstart(folder: Path) -> None:
-    """The bundled quickstart in ``folder`` with the Azure trace it names (180 kB) at the
-    same place beside it: a link would point outside the folder, which a scenario may not
-    read."""
-    shutil.copy(REPO / "scenarios" / "quickstart.yaml", folder / "quickstart.yaml")
-    (folder / AZURE_TRACE.parent).mkdir(parents=True, exist_ok=True)
-    shutil.copy(REPO / "scenarios" / AZURE_TRACE, folder / AZURE_TRACE)
 
 
 def write(folder: Path) -> Path:
