@@ -86,7 +86,9 @@ def to_unit(value: Any, unit: str) -> float:
     return number
 
 
+@lru_cache(maxsize=4096)
 def _parse(text: str, unit: str) -> float:
+    """``text`` (a quantity string) in ``unit``; memoised, as variants re-read the same file."""
     units = registry()
     try:
         quantity = units.Quantity(text.strip())

@@ -58,3 +58,13 @@ def test_quantities_convert_to_the_field_unit(value, unit, expected):
 def test_bad_quantities_say_what_is_expected(value, unit, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         to_unit(value, unit)
+
+
+def test_a_quantity_read_again_gives_the_same_answer_and_errors_again():
+    """Parsing is memoised for variants that re-read a file: a second reading of the same
+    text in another unit converts afresh, and a bad quantity is refused every time."""
+    assert to_unit("2 h", "h") == 2.0
+    assert to_unit("2 h", "min") == pytest.approx(120.0, rel=1e-12)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="not an energy"):
+            to_unit("250 MWh", "MW")
