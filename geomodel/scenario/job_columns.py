@@ -370,7 +370,11 @@ def _job_mfu(columns: JobColumns, specs: list, chips: np.ndarray, catalog: Catal
     mfu[columns.uniform_rate & np.isnan(columns.mfu)] = 1.0
     note = np.full((n, len(specs)), "", dtype=object)
     estimates = JobEstimates()
-    for j in np.flatnonzero(np.isnan(mfu).any(axis=1)):
+    modelled = np.flatnonzero(np.isnan(mfu).any(axis=1))
+    _, first, case = np.unique(
+        _mfu_cases(columns, chips, modelled), axis=0, return_index=True, return_inverse=True
+    )
+    for j in modelled[first]:  # one job of each case: a pool's members share one
         model = catalog.language_models.get(columns.model[j]) if columns.model[j] else None
         shape = job_shape(
             model,
@@ -392,7 +396,23 @@ def _job_mfu(columns: JobColumns, specs: list, chips: np.ndarray, catalog: Catal
             estimate = estimates.estimate(shape, spec, chips[j], columns.precision[j], active, degrees)
             mfu[j, k] = estimate.mfu if estimate.feasible else np.nan
             note[j, k] = estimate.reason
+    source = modelled[first][case.ravel()]
+    mfu[modelled], note[modelled] = mfu[source], note[source]
     return mfu, note
+
+
+def _mfu_cases(columns: JobColumns, chips: np.ndarray, jobs: np.ndarray) -> np.ndarray:
+    """A row per job of ``jobs`` of what its MFU depends on (model or shape, layout,
+    precision, chips): equal rows, equal MFU. Unknown figures (NaN) read as -1, which no
+    figure of a job can be."""
+    figures = ("params", "work_eflop", "sequence_tokens", "batch_tokens", "active_params")
+    figures += ("tp", "pp", "ep")
+    names = [
+        np.unique(getattr(columns, name)[jobs], return_inverse=True)[1].ravel()
+        for name in ("model", "precision")
+    ]
+    numbers = [np.nan_to_num(getattr(columns, name)[jobs].astype(float), nan=-1.0) for name in figures]
+    return np.column_stack([*names, *numbers, chips[jobs]])
 
 
 def usable_chips(columns: JobColumns, rates: SystemRates, chips: np.ndarray) -> np.ndarray:

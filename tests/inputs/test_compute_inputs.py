@@ -96,6 +96,23 @@ def test_a_job_gets_the_step_models_mfu_at_its_size(tmp_path, catalog):
     assert inputs["work_eflop"].item() == pytest.approx(6 * 70.6e9 * 1e12 / 1e18)
 
 
+def test_jobs_of_the_same_case_share_its_mfu_and_others_get_their_own(tmp_path, catalog):
+    # the MFU of equal jobs is computed once: each must still be its own size's estimate
+    job = {"model": "llama3.1-70b", "tokens": 1e12, "max_chips": 128, "precision": "fp8"}
+    # b differs from a only in its restart time (its own class, the same MFU case)
+    training = {"a": job, "b": dict(job, restart="20 min"), "c": dict(job, max_chips=256)}
+    inputs = build(tmp_path, training=training)
+    shape = TrainingShape.from_model(catalog.language_model("llama3.1-70b"))
+    h200 = catalog.hardware_system("hgx_h200_8")
+    mfu = inputs["mfu"].sel(system="hgx_h200_8")
+    at_128 = training_estimate(shape, h200, 128, "fp8").mfu
+    at_256 = training_estimate(shape, h200, 256, "fp8").mfu
+    assert at_128 != pytest.approx(at_256)
+    assert mfu.sel(job="a").item() == pytest.approx(at_128)
+    assert mfu.sel(job="b").item() == pytest.approx(at_128)
+    assert mfu.sel(job="c").item() == pytest.approx(at_256)
+
+
 def test_a_pools_members_each_have_their_own_goodput_and_mfu(tmp_path, catalog):
     # 4 jobs, half of 8 chips and half of 64: work in proportion to chips (equal durations)
     job = {"compute": "1e21 FLOP", "pool": {"jobs": 4, "sizes": {8: 0.5, 64: 0.5}}}
