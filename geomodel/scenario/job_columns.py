@@ -125,6 +125,7 @@ def yaml_job_columns(scenario: Scenario, catalog: Catalog) -> JobColumns:
         return columns
     horizon = scenario.time.start
     rows: dict[str, list] = {f.name: [] for f in fields(JobColumns)}
+    members: list[list[tuple[str, float, float]]] = []  # (name, chips, share of work) per job
     pool_tables = getattr(scenario.origin, "pool_sizes", {}) if scenario.origin else {}
     for name, job in jobs:
         model = _language_model(job, catalog)
@@ -174,13 +175,12 @@ def yaml_job_columns(scenario: Scenario, catalog: Catalog) -> JobColumns:
             "synchronous": job.synchronous,
             "one_site": job.pool is not None,
         }
-        members = [(name, values["max_chips"], 1.0)]
-        if job.pool is not None:
-            members = pool_members(name, job.pool, pool_tables.get(name))
-        for member, chips, share in members:
-            member_values = {**values, "name": member, "max_chips": chips, "work_eflop": work * share}
-            for key, value in member_values.items():
-                rows[key].append(value)
+        for key, value in values.items():
+            rows[key].append(value)
+        single = [(name, values["max_chips"], 1.0)]
+        members.append(
+            single if job.pool is None else pool_members(name, job.pool, pool_tables.get(name))
+        )
     dtypes = {
         "name": object,
         "table": object,
@@ -189,7 +189,17 @@ def yaml_job_columns(scenario: Scenario, catalog: Catalog) -> JobColumns:
         "allowed": bool,
         "one_site": bool,
     }
-    return JobColumns(**{key: np.array(values, dtype=dtypes.get(key)) for key, values in rows.items()})
+    # one column per member: a job's values repeated, with the member's name, chips and work
+    counts = [len(m) for m in members]
+    arrays = {
+        key: np.repeat(np.array(values, dtype=dtypes.get(key)), counts, axis=0)
+        for key, values in rows.items()
+    }
+    names, chips, shares = zip(*(member for m in members for member in m), strict=True)
+    arrays["name"] = np.array(names, dtype=object)
+    arrays["max_chips"] = np.array(chips, dtype=float)
+    arrays["work_eflop"] = arrays["work_eflop"] * np.array(shares, dtype=float)
+    return JobColumns(**arrays)
 
 
 def pool_members(name: str, pool: JobPool, table: pd.DataFrame | None) -> list[tuple[str, float, float]]:
