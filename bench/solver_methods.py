@@ -52,8 +52,8 @@ sys.path.insert(0, str(HERE))
 from fresh_process import run_fresh  # noqa: E402
 from solve_path import (  # noqa: E402
     SIZES,
-    _median,
     child_floor,
+    median_run,
     patch_highs_options,
 )
 from solve_path import _child as solve_path_child  # noqa: E402
@@ -202,9 +202,10 @@ def measure(
 
 
 def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """``solve_path._median`` over the keys every run has (a killed run has few), with all statuses."""
+    """``solve_path.median_run`` over the keys every run has (a killed run has few), and
+    all statuses."""
     common = set.intersection(*(set(r) for r in runs))
-    median = _median([{k: v for k, v in r.items() if k in common} for r in runs])
+    median = median_run([{k: v for k, v in r.items() if k in common} for r in runs])
     statuses = [r["status"] for r in runs]
     # a method whose repeats ended differently has no single status (its seconds mix them)
     status = statuses[0] if len(set(statuses)) == 1 else "mixed: " + ", ".join(statuses)
