@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 import xarray as xr
+from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
+from pyomo.core.expr.numvalue import is_constant
 
 from geomodel.inputs.dataset import variable
 from geomodel.model.basics import EFLOP_PER_PFLOPS_HOUR, TOKENS_PER_MTOKEN
@@ -213,8 +215,31 @@ def _binary_spans(model: pyo.ConcreteModel) -> bool:
 
 def _expression_grid(expression, n_sites: int, n_time: int) -> np.ndarray:
     return np.array(
-        [[pyo.value(expression[s, t]) for t in range(n_time)] for s in range(n_sites)], dtype=float
+        [[_expression_value(expression[s, t]) for t in range(n_time)] for s in range(n_sites)],
+        dtype=float,
     ).reshape(n_sites, n_time)
+
+
+def _expression_value(expression) -> float:
+    """The value of a named expression: a linear one (the model's) summed from its terms,
+    which Pyomo's general tree walk takes ten times longer to do; any other by Pyomo."""
+    expr = expression.expr
+    if type(expr) is not LinearExpression:
+        return pyo.value(expression)
+    total = 0.0
+    for term in expr.args:
+        if type(term) is MonomialTermExpression:
+            coef, var = term.args
+            if var.value is None:
+                return pyo.value(expression)
+            total += coef * var.value
+        elif is_constant(term):
+            total += term
+        elif term.value is None:
+            return pyo.value(expression)
+        else:
+            total += term.value
+    return total
 
 
 def _site_emissions_and_cost(
