@@ -86,7 +86,8 @@ def exponential_model_goodput(
         return 0.0
     if tau == 0.0:
         return math.exp(-r / m) if c == 0.0 else 0.0
-    return tau / (m * math.exp(r / m) * math.expm1((tau + c) / m))
+    # at most 1, as expm1(x) >= x; rounding can put it one ulp above when C is ~0
+    return min(1.0, tau / (m * math.exp(r / m) * math.expm1((tau + c) / m)))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from geomodel.errors import UsageError
@@ -158,6 +158,7 @@ def test_bad_arguments_name_the_argument(hgx, kwargs, name):
     c=st.floats(min_value=0.0, max_value=60.0),
     r=st.floats(min_value=0.0, max_value=120.0),
 )
+@example(mtbf=1.3125, chips=187, c=2.2e-308, r=0.0)  # rounded to 1 + 1 ulp once
 def test_goodput_is_a_fraction_and_falls_with_more_chips(make_system, mtbf, chips, c, r):
     system = make_system(mtbf_hours_per_chip=mtbf)
     g = goodput_factor(system, chips, c, r)
