@@ -14,6 +14,7 @@ from geomodel.ui.run_store import RunStore
 
 from .conftest import (
     RUN_TIMEOUT,
+    element_path,
     metrics,
     number,
     open_view,
@@ -32,10 +33,14 @@ RESULT_TABS = "Map Energy Placement Latency Utilisation|DCI links|Per workload|S
 def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     at = app().run()
     widget(at.number_input, "Horizon (h)").set_value(24).run()
+    map_at = element_path(at, "deck_gl_json_chart")
     run_button(at).click().run()
     assert at.get("progress") or at.success, "no progress bar after pressing Run"
+    # the map stays where it was (the browser keeps it drawn) with progress, then KPIs, above it
+    assert element_path(at, "deck_gl_json_chart") == map_at
     wait_for_run(at)
     assert at.success[0].value.startswith("Solved: optimal")
+    assert element_path(at, "deck_gl_json_chart") == map_at
     scenario_hash = at.session_state[state.LAST_RUN]
     record = RunStore(app_cache).record(scenario_hash)
     assert record["status"] == "optimal"
