@@ -148,6 +148,23 @@ def test_results_open_the_run_the_scenario_page_showed_last(app):
     assert at.selectbox(key=state.RESULT_PICK).value == second
 
 
+def test_the_results_map_keeps_its_place_whether_a_run_in_progress_shows_above_it(app, app_cache):
+    at = run_scenario(app(), hours=24)
+    page(at, "results")
+    map_at = element_path(at, "deck_gl_json_chart")
+    runner = loaders.runner(str(app_cache))
+    recipe = Recipe("bundled", "quickstart.yaml").with_overrides({"time.hours": 36})
+    wrong_hash = "0" * 64  # not the recipe's: its solver process refuses it, the run fails
+    assert runner.submit(recipe.as_dict(), wrong_hash, recipe.label(), 120) == "started"
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while runner.status(wrong_hash).state == "running" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    at.session_state[state.LAST_RUN] = wrong_hash
+    at.run()
+    assert any("The run failed" in e.value for e in at.error)
+    assert element_path(at, "deck_gl_json_chart") == map_at
+
+
 def test_the_first_solver_process_waits_until_the_page_is_drawn(tmp_path, monkeypatch):
     from geomodel.ui.runs import Runner
 
