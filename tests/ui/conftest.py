@@ -58,6 +58,24 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+def element_path(at: AppTest, kind: str) -> tuple[int, ...]:
+    """Where the first element of a kind sits in the page's element tree (child indices from
+    the main area down): the browser keeps an element that stays in place as it was drawn."""
+
+    def walk(node, here: tuple[int, ...]) -> tuple[int, ...] | None:
+        for index, child in getattr(node, "children", {}).items():
+            if getattr(child, "type", None) == kind:
+                return (*here, index)
+            found = walk(child, (*here, index))
+            if found is not None:
+                return found
+        return None
+
+    found = walk(at.main, ())
+    assert found is not None, f"no {kind} on the page"
+    return found
+
+
 def section_errors(at: AppTest) -> dict[str, list[str]]:
     """Error messages by the bold title of the box they are in (knob sections)."""
     found: dict[str, list[str]] = {}

@@ -14,6 +14,7 @@ from geomodel.ui.run_store import RunStore
 
 from .conftest import (
     RUN_TIMEOUT,
+    element_path,
     metrics,
     number,
     open_view,
@@ -32,10 +33,14 @@ RESULT_TABS = "Map Energy Placement Latency Utilisation|DCI links|Per workload|S
 def test_a_run_shows_progress_then_its_kpis_and_results(app, app_cache):
     at = app().run()
     widget(at.number_input, "Horizon (h)").set_value(24).run()
+    map_at = element_path(at, "deck_gl_json_chart")
     run_button(at).click().run()
     assert at.get("progress") or at.success, "no progress bar after pressing Run"
+    # the map stays where it was (the browser keeps it drawn) with progress, then KPIs, above it
+    assert element_path(at, "deck_gl_json_chart") == map_at
     wait_for_run(at)
     assert at.success[0].value.startswith("Solved: optimal")
+    assert element_path(at, "deck_gl_json_chart") == map_at
     scenario_hash = at.session_state[state.LAST_RUN]
     record = RunStore(app_cache).record(scenario_hash)
     assert record["status"] == "optimal"
@@ -141,6 +146,23 @@ def test_results_open_the_run_the_scenario_page_showed_last(app):
     assert second != first
     page(at, "results")
     assert at.selectbox(key=state.RESULT_PICK).value == second
+
+
+def test_the_results_map_keeps_its_place_whether_a_run_in_progress_shows_above_it(app, app_cache):
+    at = run_scenario(app(), hours=24)
+    page(at, "results")
+    map_at = element_path(at, "deck_gl_json_chart")
+    runner = loaders.runner(str(app_cache))
+    recipe = Recipe("bundled", "quickstart.yaml").with_overrides({"time.hours": 36})
+    wrong_hash = "0" * 64  # not the recipe's: its solver process refuses it, the run fails
+    assert runner.submit(recipe.as_dict(), wrong_hash, recipe.label(), 120) == "started"
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while runner.status(wrong_hash).state == "running" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    at.session_state[state.LAST_RUN] = wrong_hash
+    at.run()
+    assert any("The run failed" in e.value for e in at.error)
+    assert element_path(at, "deck_gl_json_chart") == map_at
 
 
 def test_the_first_solver_process_waits_until_the_page_is_drawn(tmp_path, monkeypatch):

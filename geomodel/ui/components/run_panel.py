@@ -40,30 +40,35 @@ def run_label(record: dict) -> str:
 
 
 def run_panel(recipe: Recipe, scenario_hash: str, time_limit_s: float) -> None:
-    """The Run button for the scenario on screen and where its run stands."""
-    runner = loaders.runner(cache_folder())
-    status = runner.status(scenario_hash)
-    left, right = st.columns([2, 3], vertical_alignment="center")
-    clicked = left.button(
-        "Run" if status.state != "done" else "Run (cached)",
-        type="primary",
-        icon=":material/play_arrow:",
-        disabled=status.state == "running",
-        help="Solve in a background process; the result is cached by scenario hash.",
-        width="stretch",
-    )
-    right.caption(
-        f"Scenario hash {scenario_hash[:12]} · time limit {time_limit_s:g} s · "
-        "the run goes on if you change a widget or reload the page."
-    )
-    if clicked:
-        runner.submit(
-            recipe.as_dict(), scenario_hash, recipe.label(), time_limit_s, session=sessions.me()
-        )
-        sessions.remember(scenario_hash)
-        state.put(state.LAST_RUN, scenario_hash)
+    """The Run button for the scenario on screen and where its run stands, all in one
+    container: what follows on the page keeps its place in the element tree whatever the
+    run shows (nothing, progress, KPIs), so the browser keeps the map below as drawn. A map
+    that moves is sent again and built afresh: in software WebGL that stalled the page for
+    6 s, twice per run (docs/app.md, "First load")."""
+    with st.container():
+        runner = loaders.runner(cache_folder())
         status = runner.status(scenario_hash)
-    show_status(status)
+        left, right = st.columns([2, 3], vertical_alignment="center")
+        clicked = left.button(
+            "Run" if status.state != "done" else "Run (cached)",
+            type="primary",
+            icon=":material/play_arrow:",
+            disabled=status.state == "running",
+            help="Solve in a background process; the result is cached by scenario hash.",
+            width="stretch",
+        )
+        right.caption(
+            f"Scenario hash {scenario_hash[:12]} · time limit {time_limit_s:g} s · "
+            "the run goes on if you change a widget or reload the page."
+        )
+        if clicked:
+            runner.submit(
+                recipe.as_dict(), scenario_hash, recipe.label(), time_limit_s, session=sessions.me()
+            )
+            sessions.remember(scenario_hash)
+            state.put(state.LAST_RUN, scenario_hash)
+            status = runner.status(scenario_hash)
+        show_status(status)
 
 
 def show_status(status: RunStatus) -> None:

@@ -65,10 +65,12 @@ def main() -> None:
     if linked and RunStore(folder).record(linked) is not None:
         sessions.remember(linked)  # shared by link, or this session's own after a reload
     last = state.get(state.LAST_RUN)
-    if last:
-        status = runner.status(last)
-        if status.state in ("running", "failed", "cancelled"):
-            show_status(status)
+    with st.container():  # a run's progress or failure above: the result below keeps its
+        # place in the element tree either way, so the browser keeps its map as drawn
+        if last:
+            status = runner.status(last)
+            if status.state in ("running", "failed", "cancelled"):
+                show_status(status)
     records = sessions.records(folder)
     if not records:
         st.info("No finished runs of yours yet: run a scenario first, or open a run's link.")
