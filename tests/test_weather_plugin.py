@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from plugin_fixtures import TESTS_DIR, installed_plugin_distributions, write_distribution
+from cli_runs import in_process
+from plugin_fixtures import installed_plugin_distributions, write_distribution
 from pyproj import Geod
 
 from geomodel.catalog import build_catalog
@@ -33,7 +31,6 @@ from geomodel.plugin_loader import DISABLE_ENV, STRICT_ENV
 from geomodel.scenario import ScenarioError, load_scenario
 from geomodel.testing import builtin_plugin_names, check_plugin, plugin_host
 
-GEOMODEL = Path(sys.executable).with_name("geomodel")
 EXPECTED_PUE = {
     3: 1.10,
     9: 1.10 + 0.25 * 0.5 * 10 / 21,
@@ -184,24 +181,20 @@ def test_a_point_that_fails_at_run_time_names_its_plugin(tmp_path):
     )
 
 
-def test_an_installed_weather_plugin_is_listed_by_geomodel_plugins(tmp_path):
-    """Installed like any distribution (entry point in the ``geomodel`` group)."""
+def test_an_installed_weather_plugin_is_listed_by_geomodel_plugins(tmp_path, monkeypatch):
+    """Installed like any distribution (entry point in the ``geomodel`` group); ``plugins``
+    through ``geomodel.cli.main`` in-process with the distribution on ``sys.path``
+    (tests/cli/test_plugins_cli.py runs the command through the console script)."""
     write_distribution(
         tmp_path, "acme-reanalysis", "1.0.0", {"acme": "plugin_fixtures.reanalysis_weather"}
     )
-    environment = {k: v for k, v in os.environ.items() if k not in {DISABLE_ENV, STRICT_ENV}}
-    path = [str(tmp_path), str(TESTS_DIR), environment.get("PYTHONPATH", "")]
-    environment["PYTHONPATH"] = os.pathsep.join(p for p in path if p)
+    for name in (DISABLE_ENV, STRICT_ENV):
+        monkeypatch.delenv(name, raising=False)
     others = installed_plugin_distributions() - {"geomodel"}
     if others:
-        environment[DISABLE_ENV] = ",".join(sorted(others))
-    done = subprocess.run(
-        [str(GEOMODEL), "plugins", "--json"],
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=120,
-    )
+        monkeypatch.setenv(DISABLE_ENV, ",".join(sorted(others)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    done = in_process("plugins", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     (acme,) = [p for p in report["plugins"] if p["name"] == "acme"]

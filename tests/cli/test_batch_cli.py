@@ -1,11 +1,11 @@
 """`geomodel batch` and `geomodel report OUTDIR` as a user meets them.
 
 One sweep of five cases runs once through the real console script on a
-LocalCluster: a good case, a case identical to it written differently, a case
-whose `set` makes the scenario invalid, an infeasible one, and one stopped at
-its time limit before HiGHS found any solution. The other tests
-read its output folder, rerun it, or call the CLI in-process for errors that
-stop before anything runs.
+LocalCluster (the module's one subprocess): a good case, a case identical to it
+written differently, a case whose `set` makes the scenario invalid, an infeasible
+one, and one stopped at its time limit before HiGHS found any solution. The other
+tests read its output folder, rerun it through ``geomodel.cli.main`` in-process, or
+call the CLI in-process for errors that stop before anything runs.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_runs import in_process
 
 from geomodel.batch import engine
 from geomodel.batch.store import MANIFEST, open_batch, read_record
@@ -134,10 +135,11 @@ def test_identical_scenarios_are_solved_once(five_cases):
 
 @pytest.mark.slow
 @pytest.mark.timeout(240)
-def test_a_rerun_prints_the_table_and_each_failure_and_solves_nothing(five_cases):
+def test_a_rerun_prints_the_table_and_each_failure_and_solves_nothing(five_cases, stable_plugins):
     sweep, out, _ = five_cases
     mtimes = {p.name: p.stat().st_mtime_ns for p in (out / "results").iterdir()}
-    done = geomodel("batch", str(sweep), "-o", str(out), "--workers", "2")
+    # in-process: the sweep itself ran through the console script (five_cases)
+    done = in_process("batch", sweep, "-o", out, "--workers", "2")
     assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert any("five-cases.yaml: 5 cases in" in line for line in lines)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runs import in_process
 
 from geomodel.cli import main
 
@@ -17,11 +18,18 @@ GEOMODEL = Path(sys.executable).with_name("geomodel")
 
 
 def help_of(*command: str) -> str:
-    done = subprocess.run(
-        [str(GEOMODEL), *command, "--help"], capture_output=True, text=True, timeout=120
-    )
+    """``geomodel COMMAND --help`` through ``geomodel.cli.main`` in-process (the console
+    script prints the same text: test_the_console_script_prints_the_same_help)."""
+    done = in_process(*command, "--help")
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def test_the_console_script_prints_the_same_help():
+    done = subprocess.run([str(GEOMODEL), "run", "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "PATH=VALUE" in done.stdout
+    assert done.stdout == help_of("run")
 
 
 @pytest.mark.parametrize("command", ["run", "validate", "report", "batch", "plugins", "dci"])

@@ -1,5 +1,6 @@
 """``geomodel run`` and ``report`` print a pathway's build timeline (text and JSON), through
-the real console script. The case is test_pathway_optima.py's early build: 10 H100 servers
+``geomodel.cli.main`` in-process (``run`` and ``report`` meet the real console script in
+test_run_cli.py). The case is test_pathway_optima.py's early build: 10 H100 servers
 bought in 2026 (online 2026, retiring 2030 after 4 years), nothing in 2028."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 
+from cli_runs import in_process
 from test_pathway_optima import (
     H100,
     MTOKEN_PER_TOKEN_S_YEAR,
@@ -20,14 +22,6 @@ from test_pathway_optima import (
     pathway_scenario,
     tokens_per_s_per_system,
 )
-
-GEOMODEL = Path(sys.executable).with_name("geomodel")
-
-
-def run_cli(*args) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(GEOMODEL), *map(str, args)], capture_output=True, text=True, timeout=300, check=False
-    )
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +35,7 @@ def saved(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
     )
     penalty = 1.1 * 100_000 * crf(0.1, 4) / (per_server * MTOKEN_PER_TOKEN_S_YEAR)
     path = pathway_scenario(folder, demand_tokens_s=10 * per_server, penalty=penalty, **kwargs)
-    done = run_cli("run", path, "-o", folder / "pathway.nc")
+    done = in_process("run", path, "-o", folder / "pathway.nc")
     assert done.returncode == 0, done.stderr
     return folder / "pathway.nc", done
 
@@ -54,7 +48,7 @@ def timeline_rows(text: str) -> list[list[str]]:
 
 def test_run_and_report_print_the_same_timeline(saved):
     path, done = saved
-    report = run_cli("report", path)
+    report = in_process("report", path)
     assert report.returncode == 0, report.stderr
     for text in (done.stdout, report.stdout):
         assert "build timeline" in text
@@ -67,7 +61,7 @@ def test_run_and_report_print_the_same_timeline(saved):
 
 def test_report_json_has_the_timeline_and_periods(saved):
     path, _ = saved
-    report = run_cli("report", path, "--json")
+    report = in_process("report", path, "--json")
     assert report.returncode == 0, report.stderr
     payload = json.loads(report.stdout)
     (row,) = payload["timeline"]

@@ -1,4 +1,6 @@
-"""``geomodel throughput`` and ``train-time`` through the real console script."""
+"""``geomodel throughput`` and ``train-time``: each once through the real console script
+(the estimates against the library's), the other cases through ``geomodel.cli.main``
+in-process (the same code and exit codes without an interpreter start each)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runs import in_process
 
 from geomodel.performance.serving import serving_estimate
 from geomodel.performance.training import TrainingShape, training_estimate
@@ -38,7 +41,7 @@ def test_throughput_prints_the_estimate_the_library_gives(catalog):
 
 
 def test_throughput_shapes_a_model_from_its_parameters():
-    done = run(
+    done = in_process(
         "throughput", "--system", "gb200_nvl72", "--params", "70e9", "--active-params", "70e9",
         "--prompt-tokens", "1000", "--output-tokens", "100", "--precision", "fp4",
     )  # fmt: skip
@@ -78,7 +81,7 @@ def test_train_time_prints_hours_and_mfu(catalog):
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line(args, message):
-    done = run(*args)
+    done = in_process(*args)
     assert done.returncode != 0
     assert message in done.stderr
     assert "Traceback" not in done.stderr

@@ -3,8 +3,8 @@
 Every kind of scaffold is generated and checked in-process with the same
 ``geomodel.testing.check_plugin`` its own test file calls; one (the model
 extension, which exercises the most) is pip-installed into this environment,
-its own ``pytest`` run, found by ``geomodel plugins`` and passed by
-``geomodel check-plugin``, then uninstalled.
+its own ``pytest`` run, found by ``geomodel plugins`` (in-process) and passed by
+``geomodel check-plugin`` (the console script), then uninstalled.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from cli_runs import in_process
 from plugin_fixtures import write_distribution
 from test_example_plugin import clean_environment, install_into
 
@@ -239,7 +240,7 @@ def test_check_plugin_names_an_unknown_plugin(capsys):
 # --- one scaffold, installed and tested as its author would ---------------------------------
 
 
-def test_an_installed_scaffold_passes_its_tests_and_geomodel_lists_and_checks_it(tmp_path):
+def test_an_installed_scaffold_passes_its_tests_and_geomodel_lists_and_checks_it(tmp_path, monkeypatch):
     assert main(["new-plugin", "kit-water", "--kind", "model", "--output", str(tmp_path)]) == 0
     folder = tmp_path / "geomodel-kit-water"
     # installed into a folder of its own (test_example_plugin.py says why)
@@ -256,7 +257,14 @@ def test_an_installed_scaffold_passes_its_tests_and_geomodel_lists_and_checks_it
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "4 passed" in tests.stdout
 
-    listed = run_geomodel("plugins", "--json", cwd=tmp_path, plugins=installed)
+    # `plugins` in-process, the install on sys.path as the script's PYTHONPATH puts it
+    # (tests/cli/test_plugins_cli.py runs `plugins` through the console script)
+    with monkeypatch.context() as here:
+        here.syspath_prepend(str(installed))
+        here.chdir(tmp_path)
+        listed = in_process("plugins", "--json")
+        for name in [m for m in sys.modules if m.split(".")[0] == "geomodel_kit_water"]:
+            here.delitem(sys.modules, name)
     assert listed.returncode == 0, listed.stderr
     (plugin,) = [p for p in json.loads(listed.stdout)["plugins"] if p["name"] == "kit_water"]
     assert (plugin["distribution"], plugin["module"]) == ("geomodel-kit-water", "geomodel_kit_water")

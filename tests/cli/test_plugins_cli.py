@@ -1,6 +1,8 @@
-"""`geomodel plugins [--json]` through the real console script.
+"""`geomodel plugins [--json]`: the table once through the real console script, the
+other cases through ``geomodel.cli.main`` in-process.
 
-A test distribution is installed on the script's PYTHONPATH with a good plugin
+A test distribution is installed on the script's PYTHONPATH (in-process: on
+``sys.path``, where ``importlib.metadata`` finds it the same way) with a good plugin
 and one that fails to import; every other plugin distribution is blocked with
 GEOMODEL_DISABLE_PLUGINS so that the output holds only what the test expects.
 """
@@ -15,6 +17,7 @@ from importlib.metadata import distribution
 from pathlib import Path
 
 import pytest
+from cli_runs import in_process
 from plugin_fixtures import TESTS_DIR, installed_plugin_distributions, write_distribution
 
 from geomodel.catalog import CATALOG_KINDS
@@ -47,6 +50,24 @@ def geomodel(*args: str, site: Path | None = None, **env: str) -> subprocess.Com
     return subprocess.run(
         [str(GEOMODEL), *args], capture_output=True, text=True, env=environment, timeout=120
     )
+
+
+def geomodel_here(
+    monkeypatch: pytest.MonkeyPatch, *args: str, site: Path | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """What :func:`geomodel` runs, through ``geomodel.cli.main`` in this process; a
+    PYTHONPATH in ``env`` goes onto ``sys.path``."""
+    for name in (DISABLE_ENV, STRICT_ENV):
+        monkeypatch.delenv(name, raising=False)
+    folders = [site, TESTS_DIR] if site is not None else []
+    folders += [Path(p) for p in env.pop("PYTHONPATH", "").split(os.pathsep) if p]
+    if site is not None:
+        monkeypatch.setenv(DISABLE_ENV, ",".join(sorted(installed_plugin_distributions())))
+    for folder in reversed(folders):
+        monkeypatch.syspath_prepend(str(folder))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return in_process(*args)
 
 
 def ours(report: dict) -> dict:
@@ -85,8 +106,8 @@ def test_the_table_lists_plugins_and_failures(site):
     assert table_row(out, "broken") == ["broken", DIST, "load", MISSING]
 
 
-def test_json_lists_the_same(site):
-    done = geomodel("plugins", "--json", site=site)
+def test_json_lists_the_same(site, monkeypatch):
+    done = geomodel_here(monkeypatch, "plugins", "--json", site=site)
     assert done.returncode == 0, done.stderr
     assert ours(json.loads(done.stdout)) == {
         "plugins": [
@@ -127,17 +148,17 @@ def test_json_lists_the_same(site):
     }
 
 
-def test_the_table_states_the_basis_of_every_series(site):
-    done = geomodel("plugins", site=site)
+def test_the_table_states_the_basis_of_every_series(site, monkeypatch):
+    done = geomodel_here(monkeypatch, "plugins", site=site)
     assert "What each power source's hourly series rest on" in done.stdout
     row = table_row(done.stdout, "fixture_grid")
     assert row[:3] == ["fixture_grid", "grid", "flat at the annual mean 80 USD/MWh"]
 
 
-def test_the_built_in_grid_regions_and_their_measured_series():
+def test_the_built_in_grid_regions_and_their_measured_series(monkeypatch):
     # issue #14, what done looks like: >= 40 grid regions; >= 16 with measured hourly
     # carbon and >= 21 with measured hourly prices, each labelled with basis and coverage
-    done = geomodel("plugins", "--json")
+    done = geomodel_here(monkeypatch, "plugins", "--json")
     grids = [s for s in json.loads(done.stdout)["power_sources"] if s["kind"] == "grid"]
     assert len(grids) >= 40
     labels = [s["series_basis"] for s in grids]
@@ -150,19 +171,20 @@ def test_the_built_in_grid_regions_and_their_measured_series():
             assert "hours filled" in line or line.startswith("shaped")
 
 
-def test_a_disabled_plugin_is_neither_loaded_nor_failed(site):
+def test_a_disabled_plugin_is_neither_loaded_nor_failed(site, monkeypatch):
     env = {DISABLE_ENV: ",".join([*sorted(installed_plugin_distributions()), "broken"])}
-    done = geomodel("plugins", "--json", site=None, PYTHONPATH=f"{site}{os.pathsep}{TESTS_DIR}", **env)
+    path = f"{site}{os.pathsep}{TESTS_DIR}"
+    done = geomodel_here(monkeypatch, "plugins", "--json", site=None, PYTHONPATH=path, **env)
     report = ours(json.loads(done.stdout))
     assert [p["name"] for p in report["plugins"]] == ["good"]
     assert report["failed"] == []
-    table = geomodel("plugins", site=None, PYTHONPATH=f"{site}{os.pathsep}{TESTS_DIR}", **env)
+    table = geomodel_here(monkeypatch, "plugins", site=None, PYTHONPATH=path, **env)
     assert "No plugin failed" in table.stdout
     assert "Plugins that failed" not in table.stdout
 
 
-def test_strict_mode_fails_with_one_line_naming_plugin_and_distribution(site):
-    done = geomodel("plugins", "--json", site=site, **{STRICT_ENV: "1"})
+def test_strict_mode_fails_with_one_line_naming_plugin_and_distribution(site, monkeypatch):
+    done = geomodel_here(monkeypatch, "plugins", "--json", site=site, **{STRICT_ENV: "1"})
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr.startswith(f"Error: plugin 'broken' (distribution {DIST}) load: {MISSING}")
@@ -170,10 +192,10 @@ def test_strict_mode_fails_with_one_line_naming_plugin_and_distribution(site):
     assert "Traceback" not in done.stderr
 
 
-def test_every_installed_entry_point_is_either_loaded_or_failed():
+def test_every_installed_entry_point_is_either_loaded_or_failed(monkeypatch):
     """With nothing blocked: the built-ins (and any other installed plugin) appear,
     whatever state they are in, with the documented shape."""
-    done = geomodel("plugins", "--json")
+    done = geomodel_here(monkeypatch, "plugins", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert set(report) == {"plugins", "failed", "power_sources", "weather_points", "warnings"}

@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "scenarios").glob("*.yaml"))
 PLANNING_VARIABLES = ("build_max_systems", "build_max_envelope_mw", "build_max_source_mw")
 #: trace-week's 2,500 jobs over 168 hourly steps, solved twice, are minutes on a loaded
-#: machine (binary site use of its lone jobs); its 4-hour steps keep the same sites and jobs
-COARSER = {"trace-week.yaml": ["time.resolution=4 h"]}
+#: machine (binary site use of its lone jobs); its 8-hour steps (21 of them) keep the same
+#: sites and jobs through the same planning path (4-hour steps: 8.8 s alone, 8-hour: 3.1 s)
+COARSER = {"trace-week.yaml": ["time.resolution=8 h"]}
 
 
 def with_no_room_to_build(data: dict, scenario, catalog) -> dict:
