@@ -15,6 +15,7 @@ from geomodel.api import solve
 from geomodel.inputs.build import build_inputs
 from geomodel.ui import state
 from geomodel.ui.components import legend
+from geomodel.ui.components.basemap import COUNTRIES, LAND, outlines
 from geomodel.ui.components.deck import HEIGHT, NARROW, WIDE, label_layer, scenario_deck
 from geomodel.ui.components.map_view import TILE, Label, fit_view, place_labels, world_xy
 from geomodel.ui.components.result_map import (
@@ -145,14 +146,72 @@ def test_the_map_draws_the_bundled_world_and_fetches_nothing(inputs_of):
     drawing = scenario_deck(inputs_of("quickstart.yaml"), "mw", "technology")
     deck = json.loads(drawing.deck.to_json())
     layers = {layer.get("id"): layer for layer in deck["layers"]}
-    assert len(layers["land"]["data"]["features"]) == 127  # Natural Earth 110m land
-    assert len(layers["borders"]["data"]["features"]) == 177  # and its countries
+    assert layers["land"]["data"]["features"] and layers["borders"]["data"]["features"]
     assert deck["mapStyle"].startswith("data:application/json")
     text = json.dumps(deck)
     assert "http://" not in text and "https://" not in text  # no tiles, no fonts, no data URLs
     assert {"sites", "regions", "links", "labels"} <= set(layers)
     for words in ("Site colour: grid carbon", "Site size", "User regions", "DCI links", "Natural Earth"):
         assert words in drawing.legend
+
+
+def _polygons(name: str) -> list[list[np.ndarray]]:
+    """Every polygon of a bundled GeoJSON file (a MultiPolygon's one by one), its rings
+    lon/lat."""
+    collection = json.loads((REPO / "geomodel" / "ui" / "data" / name).read_text())
+    found = []
+    for feature in collection["features"]:
+        geometry = feature["geometry"]
+        polygons = geometry["coordinates"]
+        for polygon in [polygons] if geometry["type"] == "Polygon" else polygons:
+            found.append([np.asarray(ring, dtype=float) for ring in polygon])
+    return found
+
+
+def _pixels(view, ring: np.ndarray) -> np.ndarray:
+    return np.asarray([view.screen(lon, lat) for lon, lat in ring])
+
+
+def _distance_to_line(points: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """Each point's distance to the nearest segment of ``line`` (pixels)."""
+    a, b = line[:-1], line[1:]
+    ab = b - a
+    t = ((points[:, None, :] - a) * ab).sum(axis=2) / np.maximum((ab * ab).sum(axis=1), 1e-12)
+    nearest = a + np.clip(t, 0.0, 1.0)[:, :, None] * ab
+    return np.hypot(*(points[:, None, :] - nearest).transpose(2, 0, 1)).min(axis=1)
+
+
+@pytest.mark.parametrize("name", ["quickstart.yaml", "europe-nordics.yaml"])
+def test_the_outlines_are_what_the_first_view_shows(inputs_of, name):
+    # the map sends only the outlines around its first view, simplified for its zoom
+    # (issue 23: the whole world, 262 kB, was most of the browser's first draw); every
+    # Natural Earth ring that the view shows is drawn, each of its vertices in the view
+    # within a pixel of the line drawn
+    drawing = scenario_deck(inputs_of(name), width=NARROW)
+    view = drawing.view
+    layers = {layer.get("id"): layer for layer in json.loads(drawing.deck.to_json())["layers"]}
+    for layer_id, source, total in (("land", LAND, 127), ("borders", COUNTRIES, 288)):
+        polygons = _polygons(source)
+        assert len(polygons) == total == len(outlines(source)["features"])  # no view: all
+        drawn = [
+            np.asarray(ring)
+            for feature in layers[layer_id]["data"]["features"]
+            for ring in feature["geometry"]["coordinates"]
+        ]
+        assert len(layers[layer_id]["data"]["features"]) < total  # the rest is left out
+        shown = 0
+        for ring in (ring for polygon in polygons for ring in polygon):
+            xy = _pixels(view, ring)
+            inside = (xy[:, 0] >= 0) & (xy[:, 0] <= view.width) & (xy[:, 1] >= 0) & (xy[:, 1] <= HEIGHT)
+            if not inside.any():
+                continue
+            shown += 1
+            match = [d for d in drawn if np.allclose(d[0], ring[0], atol=0.006)]
+            assert match, (layer_id, ring[0])
+            # rings may start at one vertex (two countries' common border): the closest
+            gap = min(_distance_to_line(xy[inside], _pixels(view, d)).max() for d in match)
+            assert gap <= 1.0, (layer_id, ring[0], gap)
+        assert shown > 0
 
 
 def test_legends_escape_names():

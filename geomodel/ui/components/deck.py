@@ -293,7 +293,7 @@ class CompactDeck(pdk.Deck):
 def deck(layers: list[pdk.Layer], view: View) -> pdk.Deck:
     """A deck on the bundled world outlines, with hover text from each row's ``tooltip``."""
     return CompactDeck(
-        layers=[*base_layers(), *layers],
+        layers=[*base_layers(view), *layers],
         initial_view_state=view.deck_view(),
         map_provider=None,
         map_style=SEA_STYLE,
