@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pydeck as pdk
 
-from geomodel.ui.components.map_view import TILE, View, world_xy
+from geomodel.ui.components.map_view import View, world_xy
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 LAND, COUNTRIES = "ne_110m_land.geojson", "ne_110m_admin_0_countries.geojson"
@@ -58,14 +58,6 @@ def _rounded(coordinates: list) -> list:
     return [_rounded(part) for part in coordinates]
 
 
-def _world_xy(ring: np.ndarray) -> np.ndarray:
-    """Web Mercator at zoom 0, pixels (:func:`map_view.world_xy` on an array of lon, lat)."""
-    lat = np.radians(np.clip(ring[:, 1], -85.0511, 85.0511))
-    x = (ring[:, 0] + 180.0) / 360.0 * TILE
-    y = (1.0 - np.log(np.tan(np.pi / 4 + lat / 2)) / np.pi) / 2.0 * TILE
-    return np.column_stack([x, y])
-
-
 @lru_cache(maxsize=2)
 def _polygons(name: str) -> list[list[tuple[np.ndarray, np.ndarray]]]:
     """Every polygon of a bundled file (a MultiPolygon's one by one) as its rings, the
@@ -77,7 +69,8 @@ def _polygons(name: str) -> list[list[tuple[np.ndarray, np.ndarray]]]:
         parts = geometry["coordinates"]
         for polygon in [parts] if geometry["type"] == "Polygon" else parts:
             rings = [np.asarray(ring, dtype=float) for ring in polygon]
-            polygons.append([(ring, _world_xy(ring)) for ring in rings])
+            # world pixels through map_view's own projection, once per process (cached)
+            polygons.append([(ring, np.array([world_xy(*p) for p in ring])) for ring in rings])
     return polygons
 
 
@@ -134,10 +127,11 @@ def outlines(name: str, view: View | None = None) -> dict:
     :data:`BEYOND_PX`; holes that shrink below three points are left out); all of them,
     as they are, without a view."""
     features = []
+    if view is not None:
+        seen, kept, pixel = _frame(view)
     for polygon in _polygons(name):
         rings = [points for points, _ in polygon]
         if view is not None:
-            seen, kept, pixel = _frame(view)
             outer = polygon[0][1]
             if np.any(outer.max(axis=0) < kept[0]) or np.any(outer.min(axis=0) > kept[1]):
                 continue
