@@ -83,6 +83,8 @@ class _Run:
     started: float | None = None  #: when a solver process took it (None: queued)
     error: str = ""
     cancelled: bool = False
+    #: set once the run has ended (done, failed or cancelled), its record written if done
+    ended: threading.Event = field(default_factory=threading.Event)
 
 
 class _SolverProcess:
@@ -220,6 +222,15 @@ class Runner:
         run.state = state
         run.error = CANCELLED if state == "cancelled" else error
         self.store.clear_progress(scenario_hash)
+        run.ended.set()
+
+    def wait_for_end(self, scenario_hash: str, timeout_s: float) -> bool:
+        """Wait at most ``timeout_s`` for a queued or running run to end; whether it has
+        (False for a hash that is not a run of this server). A page following a run wakes
+        as the solver process answers, not at its next poll."""
+        with self._lock:
+            run = self._runs.get(scenario_hash)
+        return run is not None and run.ended.wait(timeout_s)
 
     def status(self, scenario_hash: str) -> RunStatus:
         record = self.store.record(scenario_hash)

@@ -181,3 +181,20 @@ def test_the_first_solver_process_waits_until_the_page_is_drawn(tmp_path, monkey
     time.sleep(0.5)
     assert len(started) == 1 and started[0] - asked >= 0.3
     runner.shutdown()
+
+
+def test_a_page_following_a_run_wakes_as_it_ends_not_at_its_next_poll(tmp_path):
+    import threading
+
+    from geomodel.ui.runs import Runner
+
+    runner = Runner(RunStore(tmp_path), 0)  # no solver process: the run stays queued
+    assert runner.submit({"path": "quickstart.yaml"}, "h" * 64, "queued run") == "started"
+    assert runner.wait_for_end("h" * 64, 0.05) is False  # still queued
+    assert runner.wait_for_end("x" * 64, 5.0) is False  # not a run: no wait at all
+    threading.Timer(0.2, runner.cancel, args=("h" * 64,)).start()
+    began = time.monotonic()
+    assert runner.wait_for_end("h" * 64, 10.0) is True
+    assert 0.15 < time.monotonic() - began < 2.0  # woken by the end, long before the 10 s
+    assert runner.status("h" * 64).state == "cancelled"
+    runner.shutdown()
